@@ -1,0 +1,312 @@
+"""OpenVINO CPU plugin: an output fed directly by an input is never written
+when the output tensor is set after the input tensor.
+
+What this script shows
+    A compiled model whose Result is fed straight by a Parameter (what OpenVINO's
+    PyTorch frontend makes of ``x.clone()``, ``x.detach()``, ``x[:, :]`` ...) is run
+    with user-owned buffers, setting tensors the way ExecuTorch's OpenVINO runtime
+    does: every ``set_input_tensor``, then every ``set_output_tensor``, then
+    ``infer()``.  Output buffers are pre-filled with a sentinel (-7).  Three
+    symptoms are checked separately:
+
+    * ``stale_output``      the copy of ``x`` still holds the sentinel;
+    * ``wrong_downstream``  ``sin(x)`` is computed from the sentinel, not from ``x``;
+    * ``input_overwritten`` the caller's ``x`` buffer now holds the sentinel.
+
+    The reverse order (outputs first) is run as a control.  The same calls are made
+    through the C API (``repro/plain_openvino_c.py``, used when present) and, when
+    torch is importable, on models converted from torch copy ops.
+
+How to run
+    pip install openvino numpy        # numpy<2 for OpenVINO 2023.x - 2024.1
+    python plain_openvino.py          # human-readable report
+    python plain_openvino.py --json   # one JSON object
+
+Exit status (as ``git bisect run`` expects)
+    0 behaves correctly, 1 bug reproduced, 125 could not test.
+
+JSON keys (stable)
+    environment  {python, openvino, numpy, torch, os, cpu}
+    seed, sentinel
+    runs         list of {api, model, order, result_fed_by_parameter, error,
+                 symptoms: {stale_output, wrong_downstream, input_overwritten},
+                 max_abs_diff: {copy, downstream, input}, expected, actual}
+                 (wrong_downstream / downstream are null for models without one)
+    skipped      list of {part, reason}
+    bug_reproduced, verdict, exit_code
+"""
+
+import argparse
+import importlib
+import importlib.util
+import json
+import platform
+import sys
+import traceback
+from pathlib import Path
+
+try:
+    import numpy as np
+    import openvino as ov
+
+    if not hasattr(ov, "Core"):  # 2023.0 keeps the whole API under openvino.runtime
+        ov = importlib.import_module("openvino.runtime")
+    try:
+        ops = importlib.import_module("openvino.opset8")
+    except ImportError:  # before 2024.1 the opsets live under openvino.runtime only
+        ops = importlib.import_module("openvino.runtime.opset8")
+    IMPORT_ERROR = None
+except Exception:  # any failure to import is "could not test", with the full traceback
+    IMPORT_ERROR = traceback.format_exc()
+
+try:
+    import torch
+except Exception:
+    torch = None
+
+EXIT_OK, EXIT_BUG, EXIT_UNTESTABLE = 0, 1, 125
+SEED, SENTINEL, SHAPE = 0, -7.0, (2, 3)
+DOWNSTREAM_TOLERANCE = 1e-3  # sin() in f32 or bf16; the bug shows as differences of ~1
+ORDERS = ("inputs_first", "outputs_first")  # ExecuTorch's order, then the control
+
+
+# --- The models -------------------------------------------------------------------
+
+
+def param_result_and_sin(input_shape=SHAPE):
+    """x -> Result, and x -> Sin -> Result: x has a consumer besides the Result."""
+    x = ops.parameter(list(input_shape), np.float32, name="x")
+    return ov.Model([ops.result(x), ops.result(ops.sin(x))], [x], "param_result_and_sin")
+
+
+def param_result_only():
+    """x -> Result and nothing else."""
+    x = ops.parameter(list(SHAPE), np.float32, name="x")
+    return ov.Model([ops.result(x)], [x], "param_result_only")
+
+
+MODELS = {
+    "param_result_and_sin": param_result_and_sin,
+    "param_result_only": param_result_only,
+    "param_result_and_sin_dynamic": lambda: param_result_and_sin((-1, SHAPE[1])),
+}
+
+
+# --- Running one model in one order ---------------------------------------------
+
+
+def make_buffers(output_count):
+    """The input drawn from SEED; every output pre-filled with the sentinel."""
+    x = np.random.default_rng(SEED).uniform(0.5, 1.5, SHAPE).astype(np.float32)
+    outputs = [np.full(SHAPE, SENTINEL, np.float32) for _ in range(output_count)]
+    return x, outputs
+
+
+def call_sequence(x, outputs, order):
+    """The set_*_tensor calls in ``order``, as (port kind, index, buffer)."""
+    inputs = [("input", 0, x)]
+    outs = [("output", index, buffer) for index, buffer in enumerate(outputs)]
+    return inputs + outs if order == "inputs_first" else outs + inputs
+
+
+def run_python_api(compiled, calls):
+    """Wrap the caller's buffers without copying, set them in the given order, infer."""
+    request = compiled.create_infer_request()
+    for kind, index, buffer in calls:
+        setter = request.set_input_tensor if kind == "input" else request.set_output_tensor
+        setter(index, ov.Tensor(buffer, shared_memory=True))
+    request.infer()
+
+
+def check_symptoms(x_before, x_after, outputs):
+    """Compare output 0 with x, output 1 (if any) with sin(x), and x with itself."""
+    def diff(actual, expected):
+        return float(np.max(np.abs(actual.astype(np.float64) - expected)))
+
+    copy_diff, input_diff = diff(outputs[0], x_before), diff(x_after, x_before)
+    downstream_diff = diff(outputs[1], np.sin(x_before.astype(np.float64))) if len(outputs) > 1 else None
+    return {
+        "symptoms": {
+            "stale_output": copy_diff != 0.0,
+            "wrong_downstream": None if downstream_diff is None else downstream_diff > DOWNSTREAM_TOLERANCE,
+            "input_overwritten": input_diff != 0.0,
+        },
+        "max_abs_diff": {"copy": copy_diff, "downstream": downstream_diff, "input": input_diff},
+        "expected": x_before[0].tolist(),
+        "actual": outputs[0][0].tolist(),
+    }
+
+
+def result_fed_by_parameter(compiled):
+    """True if the graph the plugin executes has a Result whose input is a Parameter."""
+    results = compiled.get_runtime_model().get_results()
+    return any(r.input_value(0).get_node().get_type_name() == "Parameter" for r in results)
+
+
+def run_case(api, name, compiled, order, runner=run_python_api):
+    x, outputs = make_buffers(len(compiled.outputs))
+    x_before = x.copy()
+    runner(compiled, call_sequence(x, outputs, order))
+    return {"api": api, "model": name, "order": order, "error": None,
+            "result_fed_by_parameter": result_fed_by_parameter(compiled),
+            **check_symptoms(x_before, x, outputs)}
+
+
+def error_run(api, name, order):
+    return {"api": api, "model": name, "order": order, "error": traceback.format_exc(),
+            "result_fed_by_parameter": None, "symptoms": None, "max_abs_diff": None,
+            "expected": None, "actual": None}
+
+
+# --- The same bug from torch copy ops (optional) ---------------------------------
+
+TORCH_COPIES = {
+    "torch:clone": lambda x: x.clone(),
+    "torch:detach": lambda x: x.detach(),
+    "torch:full_slice": lambda x: x[:, :],
+    "torch:clone_clone": lambda x: x.clone().clone(),
+    "torch:alias_copy": lambda x: torch.ops.aten.alias_copy(x),  # noqa: PLW0108 (torch may be None)
+}
+
+
+def convert_torch_copy(copy):
+    """torch.export a module returning ``(copy(x), sin(copy(x)))``, as ExecuTorch sees it."""
+
+    class CopyThenSin(torch.nn.Module):
+        def forward(self, x):
+            y = copy(x)
+            return y, torch.sin(y)
+
+    exported = torch.export.export(CopyThenSin(), (torch.ones(SHAPE),))
+    return ov.convert_model(exported)
+
+
+# --- Environment, report and verdict ---------------------------------------------
+
+
+def environment(core):
+    return {
+        "python": platform.python_version(),
+        "openvino": ov.get_version(),
+        "numpy": np.__version__,
+        "torch": torch.__version__ if torch else None,
+        "os": platform.platform(),
+        "cpu": core.get_property("CPU", "FULL_DEVICE_NAME"),
+    }
+
+
+def load_c_api_part():
+    """The C-API reproducer beside this file, if it was attached too."""
+    path = Path(__file__).with_name("plain_openvino_c.py")
+    if not path.exists():
+        return None
+    spec = importlib.util.spec_from_file_location("plain_openvino_c", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def runners(apis, skipped):
+    """{api name: runner} for the requested APIs; what cannot run goes to ``skipped``."""
+    chosen = {"python": run_python_api} if "python" in apis else {}
+    c_part = load_c_api_part() if "c" in apis else None
+    if "c" in apis and c_part is None:
+        skipped.append({"part": "c_api", "reason": "plain_openvino_c.py not found beside this script"})
+    elif c_part is not None:
+        try:
+            chosen["c"] = c_part.c_api_runner(c_part.load_library())
+        except Exception as error:
+            skipped.append({"part": "c_api", "reason": f"{type(error).__name__}: {error}"})
+    return chosen
+
+
+def collect(core, apis):
+    """Every model x order x API; a failing run becomes a row with its traceback."""
+    runs, skipped = [], []
+    compiled = {name: core.compile_model(build(), "CPU") for name, build in MODELS.items()}
+    for api, runner in runners(apis, skipped).items():
+        for name in MODELS:
+            for order in ORDERS:
+                try:
+                    runs.append(run_case(api, name, compiled[name], order, runner))
+                except Exception:
+                    runs.append(error_run(api, name, order))
+    if "python" not in apis:
+        return runs, skipped
+    if torch is None:
+        skipped.append({"part": "torch", "reason": "torch is not importable"})
+        return runs, skipped
+    for name, copy in TORCH_COPIES.items():
+        try:
+            runs.append(run_case("python", name, core.compile_model(convert_torch_copy(copy), "CPU"),
+                                 "inputs_first"))
+        except Exception:
+            runs.append(error_run("python", name, "inputs_first"))
+    return runs, skipped
+
+
+def symptoms_seen(run):
+    return [name for name, seen in (run["symptoms"] or {}).items() if seen]
+
+
+def verdict(runs):
+    """(exit code, one line): any symptom is the bug; no symptom but a failed run is untested."""
+    buggy, failed = [r for r in runs if symptoms_seen(r)], [r for r in runs if r["error"]]
+    if buggy:
+        where = ", ".join(sorted({f"{r['api']}/{r['order']}" for r in buggy}))
+        return EXIT_BUG, (f"BUG REPRODUCED: {len(buggy)} of {len(runs)} runs show a symptom ({where}): "
+                          "an output fed directly by an input is not written.")
+    if failed:
+        return EXIT_UNTESTABLE, f"COULD NOT TEST: {len(failed)} of {len(runs)} runs failed, none showed the bug."
+    return EXIT_OK, "OK: every output was written and every input left intact, in both orders."
+
+
+def print_report(report):
+    for key, value in report["environment"].items():
+        print(f"{key:>9}: {value}")
+    print(f"     seed: {report['seed']}   sentinel in output buffers: {report['sentinel']}\n")
+    for run in report["runs"]:
+        head = f"[{run['api']:6}] {run['model']:30} {run['order']:13}"
+        if run["error"]:
+            print(f"{head} ERROR\n{run['error']}")
+            continue
+        diffs = ", ".join(f"{k}={v:.3g}" for k, v in run["max_abs_diff"].items() if v is not None)
+        print(f"{head} {', '.join(symptoms_seen(run)) or 'correct'}")
+        print(f"{'':53}expected {np.round(run['expected'], 4)}   (row 0 of the copy of x)")
+        print(f"{'':53}actual   {np.round(run['actual'], 4)}   max |diff|: {diffs}")
+    for skip in report["skipped"]:
+        print(f"skipped {skip['part']}: {skip['reason']}")
+    print("\n" + report["verdict"])
+
+
+def untestable(reason, as_json):
+    print(json.dumps({"exit_code": EXIT_UNTESTABLE, "verdict": "COULD NOT TEST: " + reason})
+          if as_json else "COULD NOT TEST: " + reason, file=sys.stdout if as_json else sys.stderr)
+    return EXIT_UNTESTABLE
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--api", choices=("all", "python", "c"), default="all",
+                        help="which OpenVINO API to drive (default: both)")
+    args = parser.parse_args(argv)
+    if IMPORT_ERROR:
+        return untestable("cannot import OpenVINO's Python API or numpy\n" + IMPORT_ERROR, args.json)
+    core = ov.Core()
+    if "CPU" not in core.available_devices:
+        return untestable(f"no CPU device; available: {core.available_devices}", args.json)
+    try:
+        runs, skipped = collect(core, ("python", "c") if args.api == "all" else (args.api,))
+    except Exception:
+        return untestable("OpenVINO failed before any check ran\n" + traceback.format_exc(), args.json)
+    exit_code, text = verdict(runs)
+    report = {"environment": environment(core), "seed": SEED, "sentinel": SENTINEL, "runs": runs,
+              "skipped": skipped, "bug_reproduced": exit_code == EXIT_BUG, "verdict": text,
+              "exit_code": exit_code}
+    print(json.dumps(report, indent=1)) if args.json else print_report(report)
+    return report["exit_code"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

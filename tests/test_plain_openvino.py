@@ -1,0 +1,161 @@
+"""The plain OpenVINO reproducer shows, on the installed release, the symptoms that
+release is known for (tests/release_behaviour.py) -- no more, no fewer.
+
+A failure here means OpenVINO changed: the message says which symptom appeared or
+disappeared, which is the signal to update the upstream report and to check whether
+the workaround can be retired.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from repro import plain_openvino as plain
+from tests.release_behaviour import expected_symptoms, installed_openvino
+
+REPRO = Path(plain.__file__)
+RUN_KEYS = {"api", "model", "order", "result_fed_by_parameter", "error", "symptoms", "max_abs_diff",
+            "expected", "actual"}
+REPORT_KEYS = {"environment", "seed", "sentinel", "runs", "skipped", "bug_reproduced", "verdict", "exit_code"}
+CASES = [(api, model, order) for api in ("python", "c") for model in plain.MODELS for order in plain.ORDERS]
+
+
+@pytest.fixture(scope="module")
+def in_process():
+    """Every run of the script's checks, made once in this process."""
+    runs, skipped = plain.collect(plain.ov.Core(), ("python", "c"))
+    return {(r["api"], r["model"], r["order"]): r for r in runs}, {s["part"]: s["reason"] for s in skipped}
+
+
+def run_script(*args, extra_path=None):
+    env = dict(os.environ)
+    if extra_path is not None:  # stand-in packages shadow the real ones in the child interpreter
+        env["PYTHONPATH"] = str(extra_path)
+    return subprocess.run(
+        [sys.executable, *args], check=False, capture_output=True, text=True, env=env, timeout=600
+    )
+
+
+def change_message(run, expected):
+    seen = set(plain.symptoms_seen(run))
+    return (f"OpenVINO {installed_openvino()} no longer behaves as the release table says for "
+            f"{run['api']}/{run['model']}/{run['order']}: appeared {sorted(seen - expected) or 'nothing'}, "
+            f"disappeared {sorted(expected - seen) or 'nothing'} (max |diff| {run['max_abs_diff']}). "
+            "Re-measure, update tests/release_behaviour.py and the upstream report, and check whether the "
+            "workaround can be retired.")
+
+
+def run_of(in_process, api, model, order):
+    runs, skipped = in_process
+    if api == "c" and "c_api" in skipped:
+        assert "does not ship the C API" in skipped["c_api"], skipped["c_api"]
+        pytest.skip(skipped["c_api"])
+    run = runs[(api, model, order)]
+    assert run["error"] is None, run["error"]
+    return run
+
+
+@pytest.mark.parametrize(("api", "model", "order"), CASES, ids=["-".join(case) for case in CASES])
+def test_symptoms_match_release_table(in_process, api, model, order):
+    run = run_of(in_process, api, model, order)
+    expected = expected_symptoms(model, order)
+    assert set(plain.symptoms_seen(run)) == expected, change_message(run, expected)
+
+
+@pytest.mark.parametrize("model", list(plain.MODELS))
+def test_compiled_model_has_result_fed_by_parameter(in_process, model):
+    assert run_of(in_process, "python", model, "inputs_first")["result_fed_by_parameter"]
+
+
+def test_c_api_runs_where_the_wheel_ships_it(in_process):
+    """The C part may only be skipped on wheels without libopenvino_c (none before 2024)."""
+    _, skipped = in_process
+    if installed_openvino().major >= 2025:
+        assert "c_api" not in skipped, skipped.get("c_api")
+
+
+@pytest.mark.parametrize("name", list(plain.TORCH_COPIES))
+def test_torch_copy_converts_to_result_fed_by_parameter(in_process, name):
+    pytest.importorskip("torch")
+    run = in_process[0][("python", name, "inputs_first")]
+    assert run["error"] is None, run["error"]
+    assert run["result_fed_by_parameter"], f"{name} no longer compiles to a Parameter->Result pass-through"
+    expected = expected_symptoms(name, "inputs_first")
+    assert set(plain.symptoms_seen(run)) == expected, change_message(run, expected)
+
+
+def test_script_exit_code_and_json_agree_with_in_process_checks(in_process):
+    result = run_script(str(REPRO), "--json")
+    report = json.loads(result.stdout)
+    assert set(report) == REPORT_KEYS
+    assert result.returncode == report["exit_code"] == plain.EXIT_BUG, result.stderr
+    assert report["bug_reproduced"]
+    assert report["verdict"].startswith("BUG REPRODUCED")
+    for run in report["runs"]:
+        assert set(run) == RUN_KEYS
+        assert run["symptoms"] == in_process[0][(run["api"], run["model"], run["order"])]["symptoms"]
+
+
+def test_human_report_names_versions_cpu_and_verdict():
+    result = run_script(str(REPRO))
+    assert result.returncode == plain.EXIT_BUG, result.stderr
+    for label in ("python:", "openvino:", "numpy:", "os:", "cpu:", "seed:", "expected", "actual"):
+        assert label in result.stdout
+    assert result.stdout.rstrip().splitlines()[-1].startswith("BUG REPRODUCED")
+
+
+def test_c_script_alone_reports_only_c_runs(in_process):
+    if "c_api" in in_process[1]:
+        pytest.skip(in_process[1]["c_api"])
+    result = run_script(str(REPRO.with_name("plain_openvino_c.py")), "--json")
+    report = json.loads(result.stdout)
+    assert result.returncode == plain.EXIT_BUG, result.stderr
+    assert {run["api"] for run in report["runs"]} == {"c"}
+
+
+@pytest.fixture
+def broken_package(tmp_path):
+    """A stand-in package that fails to import, shadowing the real one."""
+
+    def make(name):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text(f"raise ImportError('simulated broken {name} install')\n")
+        return tmp_path
+
+    return make
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_broken_openvino_install_exits_125_with_reason(broken_package, as_json):
+    result = run_script(str(REPRO), *(["--json"] if as_json else []), extra_path=broken_package("openvino"))
+    assert result.returncode == plain.EXIT_UNTESTABLE
+    output = result.stdout if as_json else result.stderr
+    assert "COULD NOT TEST" in output
+    assert "simulated broken openvino install" in output
+    if as_json:
+        assert json.loads(result.stdout)["exit_code"] == plain.EXIT_UNTESTABLE
+
+
+def test_without_torch_the_torch_part_is_skipped_not_an_error(broken_package):
+    result = run_script(str(REPRO), "--json", extra_path=broken_package("torch"))
+    report = json.loads(result.stdout)
+    assert result.returncode == plain.EXIT_BUG, result.stderr
+    assert any(skip["part"] == "torch" for skip in report["skipped"])
+    assert not any(run["model"].startswith("torch:") for run in report["runs"])
+
+
+def _run(symptoms=None, error=None):
+    return {"api": "python", "model": "m", "order": "inputs_first", "symptoms": symptoms, "error": error}
+
+
+@pytest.mark.parametrize(("runs", "exit_code"), [
+    ([_run({"stale_output": False})], plain.EXIT_OK),
+    ([_run({"stale_output": True}), _run(error="Traceback ...")], plain.EXIT_BUG),
+    ([_run({"stale_output": False}), _run(error="Traceback ...")], plain.EXIT_UNTESTABLE),
+], ids=["all_correct", "bug_wins_over_failure", "failure_without_bug_is_untested"])
+def test_verdict_exit_code(runs, exit_code):
+    assert plain.verdict(runs)[0] == exit_code
