@@ -48,3 +48,45 @@ def expected_symptoms(model, order, release=None):
     if model.startswith("torch:"):
         model = TORCH_MODEL_BEHAVES_LIKE
     return eras[-1][model][order]
+
+
+# --- The ExecuTorch path with the stock OpenvinoPartitioner --------------------------------
+
+# Older frontends reject ExecuTorch's edge ops at lowering ("No conversion rule found for
+# operations: <EdgeOpOverload: aten.clone.default> ...", measured on 2024.6.0 and 2025.0.0).
+EXECUTORCH_FIRST_RELEASE = Version("2025.1.0")
+# From this release OpenVINO's partitioner takes aten.alias_copy (x.detach(), x[:, :]).
+ALIAS_COPY_DELEGATED_FROM = Version("2025.4.0")
+
+_PASS_THROUGH = "the copy compiles to a Result fed by a Parameter, so its output keeps the stale buffer"
+_STOCK_WRONG = {
+    "upstream_clone_sin": f"{_PASS_THROUGH}, and sin(y) is computed from it",
+    "detach": f"alias_copy is delegated; {_PASS_THROUGH}, and sin(y) is computed from it",
+    "full_slice": f"alias_copy is delegated; {_PASS_THROUGH}, and sin(y) is computed from it",
+    "clone_clone": f"both clones vanish; {_PASS_THROUGH}",
+    "alias_copy": f"export's clone after alias_copy is delegated; {_PASS_THROUGH}",
+    "clone_only": _PASS_THROUGH,
+    "two_inputs": f"{_PASS_THROUGH}; x + z reads the overwritten inputs",
+    "clone_channels_last": f"{_PASS_THROUGH} (and the buffer is read as contiguous)",
+    "clone_channels_last_dim_order_off": f"{_PASS_THROUGH} (and the buffer is read as contiguous)",
+    "float16_clone": _PASS_THROUGH,
+    "int64_clone": _PASS_THROUGH,
+    "bool_clone": _PASS_THROUGH,
+    "input_read_after_delegate": f"{_PASS_THROUGH}; OpenVINO overwrote x's planned buffer, so atan2 reads junk",
+}
+_STOCK_LOWERING_FAILS = {
+    "intermediate_clone_returned": "OpenVINO's frontend fails converting a copy of a returned intermediate "
+                                   "(\"Check 'is_number(name)' failed\")",
+}
+
+
+def stock_outcome(case, release=None):
+    """("correct" | "wrong" | "lowering_failed", why) for a catalogue case with the stock partitioner."""
+    release = release or installed_openvino()
+    if case in ("detach", "full_slice") and release < ALIAS_COPY_DELEGATED_FROM:
+        return "correct", "alias_copy is not delegated before 2025.4, so ExecuTorch makes the copy"
+    if case in _STOCK_WRONG:
+        return "wrong", _STOCK_WRONG[case]
+    if case in _STOCK_LOWERING_FAILS:
+        return "lowering_failed", _STOCK_LOWERING_FAILS[case]
+    return "correct", "no copy leaves the partition"

@@ -1,0 +1,98 @@
+"""The bug through the real pipeline: torch.export -> OpenvinoPartitioner -> .pte -> ExecuTorch runtime.
+
+With the stock partitioner every case the release table marks wrong is a strict xfail
+that names what is wrong; an upstream fix turns it into a failure (XPASS) saying the
+workaround may be retired. Cases that are correct are asserted correct.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import skip_module_without_executorch_path
+from tests.outcomes import assert_equals_eager, expected_failure
+from tests.release_behaviour import ALIAS_COPY_DELEGATED_FROM, installed_openvino, stock_outcome
+
+skip_module_without_executorch_path()
+executorch_path = pytest.importorskip("repro.executorch_path")
+pytestmark = pytest.mark.executorch
+
+CLONE_OPS = {"aten.clone.default", "dim_order_ops._clone_dim_order.default"}
+
+
+def stock_cases():
+    for name in executorch_path.CASES:
+        outcome, why = stock_outcome(name)
+        yield pytest.param(name, id=name, marks=[] if outcome == "correct" else [expected_failure(outcome, why)])
+
+
+@pytest.mark.parametrize("case", stock_cases())
+def test_stock_partitioner_equals_eager(lowered_case, case):
+    assert_equals_eager(lowered_case(case))
+
+
+def replayable_cases():
+    return [name for name in executorch_path.CASES if stock_outcome(name)[0] != "lowering_failed"]
+
+
+@pytest.mark.parametrize("case", replayable_cases())
+def test_replayed_blob_gives_the_runtimes_values(lowered_case, case):
+    """Plain OpenVINO, fed the delegate's inputs in the runtime's order, returns exactly what the runtime did."""
+    replay = lowered_case(case)["replay"]
+    assert replay["outputs_compared"] > 0
+    assert replay["agrees_with_runtime"], replay
+
+
+@pytest.mark.parametrize("case", [n for n in replayable_cases() if "channels_last" not in n])
+def test_replayed_blob_is_correct_when_outputs_are_set_first(lowered_case, case):
+    """The undocumented detail the workaround must not rely on: outputs first avoids the bug.
+    (Channels-last cases are excluded: there the runtime's dim-order bug makes both orders wrong.)"""
+    assert lowered_case(case)["replay"]["control_order_correct"]
+
+
+def test_copy_used_only_inside_stays_delegated(lowered_case):
+    record = lowered_case("clone_used_inside")
+    assert record["delegates"] == 1
+    assert CLONE_OPS & set(record["delegated_ops"]), record["delegated_ops"]
+    assert record["ops_outside"] == []
+
+
+@pytest.mark.parametrize("case", ["detach", "full_slice"])
+def test_alias_copy_is_delegated_from_2025_4(lowered_case, case):
+    record = lowered_case(case)
+    delegated = "aten.alias_copy.default" in record["delegated_ops"]
+    assert delegated == (installed_openvino() >= ALIAS_COPY_DELEGATED_FROM), record
+
+
+def test_atan2_runs_outside_after_the_delegate_and_reads_a_clobbered_input(lowered_case):
+    record = lowered_case("input_read_after_delegate")
+    assert record["ops_outside"] == ["aten.atan2.default"]
+    assert record["inputs_intact"], "the caller's tensor is copied into planned memory and stays intact"
+    assert not record["outputs"][1]["ok"], "atan2(x, ...) should read the overwritten planned copy of x"
+
+
+def run_script(*args, **env):
+    return subprocess.run([sys.executable, executorch_path.__file__, *args], check=False, capture_output=True,
+                          text=True, timeout=600, env={**os.environ, **env})
+
+
+def test_script_json_and_saved_pte(tmp_path):
+    result = run_script("--json", "--case", "upstream_clone_sin", "--save-dir", str(tmp_path))
+    report = json.loads(result.stdout)
+    assert result.returncode == report["exit_code"] == executorch_path.EXIT_BUG, result.stderr[-2000:]
+    [record] = report["cases"]
+    assert record["outcome"] == "wrong"
+    assert (tmp_path / "upstream_clone_sin.stock.pte").read_bytes()[4:8] == b"ET12"
+
+
+def test_unloadable_openvino_library_exits_125(tmp_path):
+    result = run_script("--case", "clone_only", OPENVINO_LIB_PATH=str(tmp_path / "missing.so"))
+    assert result.returncode == executorch_path.EXIT_UNTESTABLE
+    assert "COULD NOT TEST: cannot load OPENVINO_LIB_PATH" in result.stderr
+
+
+def test_unknown_case_is_a_usage_error():
+    assert run_script("--case", "no_such_case").returncode == 2
