@@ -1,0 +1,32 @@
+"""Workaround for OpenVINO's unwritten pass-through outputs in ExecuTorch programs.
+
+Two-line fix for an export script::
+
+    from workaround import CopySafeOpenvinoPartitioner
+    to_edge_transform_and_lower(ep, partitioner=[CopySafeOpenvinoPartitioner(compile_spec)])
+
+Or, without editing the script: ``with copy_safe_openvino(): ...`` / ``install()``.
+Check the result with ``check_program(...)`` or ``python -m workaround.check model.pte``.
+"""
+
+from workaround.check import Finding, check_program
+from workaround.exclusion import UnsafeCopyError, exclude_escaping_copies
+from workaround.partitioner import (
+    CopySafeOpenvinoPartitioner,
+    copy_safe_openvino,
+    install,
+    is_installed,
+    uninstall,
+)
+
+__all__ = [
+    "CopySafeOpenvinoPartitioner",
+    "Finding",
+    "UnsafeCopyError",
+    "check_program",
+    "copy_safe_openvino",
+    "exclude_escaping_copies",
+    "install",
+    "is_installed",
+    "uninstall",
+]
