@@ -190,12 +190,12 @@ def compile_config(case):
     return EdgeCompileConfig(_skip_dim_order=case.skip_dim_order)
 
 
-def lower(case, partitioner):
-    """torch.export -> edge dialect, lowered with the partitioner."""
+def lower(case, partitioner, config=None):
+    """torch.export -> edge dialect (``config`` or the case's), lowered with the partitioner."""
     from executorch.exir import to_edge_transform_and_lower
 
     exported = torch.export.export(case.module(), case.inputs())
-    config = compile_config(case)
+    config = config or compile_config(case)
     with contextlib.redirect_stdout(sys.stderr):  # the partitioner prints every op it rejects
         return to_edge_transform_and_lower(exported, partitioner=[partitioner], compile_config=config)
 
@@ -345,7 +345,7 @@ def replay(calls, case, runtime_outputs):
 # --- One case, the whole run, the report ----------------------------------------------------
 
 
-def run_case(case, partitioner_name="stock", save_dir=None, with_replay=False):
+def run_case(case, partitioner_name="stock", save_dir=None, with_replay=False, config=None):
     """Lower, run and compare one case; failures become part of the record, never an exception."""
     record = {"case": case.name, "what": case.what, "partitioner": partitioner_name,
               "skip_dim_order": case.skip_dim_order, "lowering_error": None, "runtime_error": None,
@@ -355,7 +355,7 @@ def run_case(case, partitioner_name="stock", save_dir=None, with_replay=False):
     expected = case.module()(*[t.clone() for t in inputs])
     expected = list(expected) if isinstance(expected, tuple | list) else [expected]
     try:
-        edge = lower(case, PARTITIONERS[partitioner_name]())
+        edge = lower(case, PARTITIONERS[partitioner_name](), config)
         inside, outside = delegated_and_outside_ops(edge)
         calls = capture_delegate_calls(edge, case) if with_replay else None
         program = edge.to_executorch()
