@@ -173,7 +173,9 @@ def stock_partitioner():
 
 
 def workaround_partitioner():
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project root, when run as a script
+    root = str(Path(__file__).resolve().parent.parent)  # the project root, when run as a script
+    if root not in sys.path:
+        sys.path.insert(0, root)
     from executorch.exir.backend.backend_details import CompileSpec
 
     from workaround import CopySafeOpenvinoPartitioner
@@ -224,9 +226,7 @@ def execute(buffer, inputs):
     program = Runtime.get().load_program(buffer)  # keep alive while the method is used
     method = program.load_method("forward")
     fed = [tensor.clone() for tensor in inputs]
-    outputs = list(method.execute(fed))
-    del program
-    return outputs, fed
+    return list(method.execute(fed)), fed
 
 
 def as_runtime_sees(tensor):
@@ -240,7 +240,7 @@ def max_abs_diff(actual, expected):
         return float("inf")
     if actual.numel() == 0:
         return 0.0
-    return float((actual.double() - expected.double()).abs().max())
+    return float((actual.detach().double() - expected.detach().double()).abs().max())
 
 
 def compare_outputs(case, actual, expected):
