@@ -55,7 +55,7 @@ def expected_symptoms(model, order, release=None):
 # Older frontends reject ExecuTorch's edge ops at lowering ("No conversion rule found for
 # operations: <EdgeOpOverload: aten.clone.default> ...", measured on 2024.6.0 and 2025.0.0).
 EXECUTORCH_FIRST_RELEASE = Version("2025.1.0")
-# From this release OpenVINO's partitioner takes aten.alias_copy (x.detach(), x[:, :]).
+# From this release OpenVINO's partitioner takes aten.alias_copy (x.detach(), x[:, :], transpose(0, 0)).
 ALIAS_COPY_DELEGATED_FROM = Version("2025.4.0")
 
 _PASS_THROUGH = "the copy compiles to a Result fed by a Parameter, so its output keeps the stale buffer"
@@ -64,6 +64,8 @@ _STOCK_WRONG = {
     "detach": f"alias_copy is delegated; {_PASS_THROUGH}, and sin(y) is computed from it",
     "full_slice": f"alias_copy is delegated; {_PASS_THROUGH}, and sin(y) is computed from it",
     "clone_clone": f"both clones vanish; {_PASS_THROUGH}",
+    "transpose_0_0": f"alias_copy is delegated; {_PASS_THROUGH}, and sin(y) is computed from it",
+    "dropout_eval": f"eval dropout is a clone; {_PASS_THROUGH}, and sin(y) is computed from it",
     "alias_copy": f"export's clone after alias_copy is delegated; {_PASS_THROUGH}",
     "clone_only": _PASS_THROUGH,
     "two_inputs": f"{_PASS_THROUGH}; x + z reads the overwritten inputs",
@@ -83,7 +85,7 @@ _STOCK_LOWERING_FAILS = {
 def stock_outcome(case, release=None):
     """("correct" | "wrong" | "lowering_failed", why) for a catalogue case with the stock partitioner."""
     release = release or installed_openvino()
-    if case in ("detach", "full_slice") and release < ALIAS_COPY_DELEGATED_FROM:
+    if case in ("detach", "full_slice", "transpose_0_0") and release < ALIAS_COPY_DELEGATED_FROM:
         return "correct", "alias_copy is not delegated before 2025.4, so ExecuTorch makes the copy"
     if case in _STOCK_WRONG:
         return "wrong", _STOCK_WRONG[case]

@@ -60,7 +60,7 @@ def test_copy_used_only_inside_stays_delegated(lowered_case):
     assert record["ops_outside"] == []
 
 
-@pytest.mark.parametrize("case", ["detach", "full_slice"])
+@pytest.mark.parametrize("case", ["detach", "full_slice", "transpose_0_0"])
 def test_alias_copy_is_delegated_from_2025_4(lowered_case, case):
     record = lowered_case(case)
     delegated = "aten.alias_copy.default" in record["delegated_ops"]

@@ -52,6 +52,8 @@ EXPECTED = {
     "detach": {"outside": [ALIAS], "partitions": [[SIN]]},
     "full_slice": {"outside": [ALIAS], "partitions": [[SIN]]},
     "clone_clone": {"outside": [CLONE, CLONE], "partitions": [[SIN]]},
+    "transpose_0_0": {"outside": [ALIAS], "partitions": [[SIN]]},
+    "dropout_eval": {"outside": [CLONE], "partitions": [[SIN]]},
     "alias_copy": {"outside": [ALIAS, CLONE], "partitions": [[SIN]]},
     "clone_only": {"outside": [CLONE], "partitions": []},
     "two_inputs": {"outside": [CLONE, CLONE], "partitions": [[ADD]]},
