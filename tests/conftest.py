@@ -1,4 +1,5 @@
 import functools
+import os
 
 import pytest
 
@@ -6,13 +7,36 @@ from tests.outcomes import assert_equals_eager
 from tests.release_behaviour import EXECUTORCH_FIRST_RELEASE, installed_openvino
 
 
+@functools.cache
+def executorch_path_problem():
+    """Why the ExecuTorch path cannot run here, measured by lowering the upstream example, or None."""
+    try:
+        from repro import executorch_path
+    except ImportError as error:
+        return os.environ.get("EXECUTORCH_UNAVAILABLE") or f"the ExecuTorch stack is not importable: {error}"
+    executorch_path.check_runtime()
+    try:
+        executorch_path.lower(executorch_path.CASES["upstream_clone_sin"], executorch_path.stock_partitioner())
+    except Exception as error:
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+        reason = next((line for line in lines if "No conversion rule" in line), lines[0] if lines else repr(error))
+        return f"OpenVINO {installed_openvino()} cannot lower ExecuTorch's edge ops: {reason}"
+    return None
+
+
 def skip_module_without_executorch_path():
-    """Skip a test module where the ExecuTorch path cannot run, saying what is missing."""
-    release = installed_openvino()
-    if release < EXECUTORCH_FIRST_RELEASE:
-        pytest.skip(f"OpenVINO {release} cannot lower ExecuTorch's edge ops (needs >= {EXECUTORCH_FIRST_RELEASE})",
-                    allow_module_level=True)
-    pytest.importorskip("executorch", reason="executorch is not installed in this environment")
+    """Skip a test module where the ExecuTorch path cannot run, saying what is missing (as measured).
+    Where it is known to work, a failure to lower is an error, not a skip; where it is known not
+    to, a successful lowering is an error too: either way the release table needs updating."""
+    problem, release = executorch_path_problem(), installed_openvino()
+    lowering_failed = problem is not None and problem.startswith("OpenVINO")
+    if release >= EXECUTORCH_FIRST_RELEASE and lowering_failed:
+        raise RuntimeError(f"{problem} -- but {EXECUTORCH_FIRST_RELEASE} and newer used to lower it")
+    if release < EXECUTORCH_FIRST_RELEASE and problem is None:
+        raise RuntimeError(f"OpenVINO {release} now lowers ExecuTorch programs: lower EXECUTORCH_FIRST_RELEASE "
+                           "in tests/release_behaviour.py and add this release's expectations")
+    if problem:
+        pytest.skip(problem, allow_module_level=True)
 
 
 @pytest.fixture(scope="session")

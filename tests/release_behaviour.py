@@ -34,6 +34,8 @@ _ERAS = [
 
 # Models converted from torch copy ops return (copy, sin(copy)), like param_result_and_sin.
 TORCH_MODEL_BEHAVES_LIKE = "param_result_and_sin"
+# Before this release ov.convert_model has no rule for aten.alias_copy (measured on 2024.6.0, 2025.0.0).
+TORCH_ALIAS_COPY_CONVERTS_FROM = Version("2025.1.0")
 
 
 def installed_openvino():
@@ -52,8 +54,9 @@ def expected_symptoms(model, order, release=None):
 
 # --- The ExecuTorch path with the stock OpenvinoPartitioner --------------------------------
 
-# Older frontends reject ExecuTorch's edge ops at lowering ("No conversion rule found for
-# operations: <EdgeOpOverload: aten.clone.default> ...", measured on 2024.6.0 and 2025.0.0).
+# Older frontends reject ExecuTorch's edge ops at lowering (OpConversionFailure "No conversion rule
+# found for operations: <EdgeOpOverload: aten.clone.default> ...", measured on 2024.6.0 and 2025.0.0);
+# up to 2024.3 the stack cannot even be installed beside OpenVINO (numpy<2 against numpy>=2).
 EXECUTORCH_FIRST_RELEASE = Version("2025.1.0")
 # From this release OpenVINO's partitioner takes aten.alias_copy (x.detach(), x[:, :], transpose(0, 0)).
 ALIAS_COPY_DELEGATED_FROM = Version("2025.4.0")
