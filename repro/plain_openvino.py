@@ -53,7 +53,7 @@ try:
         ov = importlib.import_module("openvino.runtime")
     try:
         ops = importlib.import_module("openvino.opset8")
-    except ImportError:  # before 2024.1 the opsets live under openvino.runtime only
+    except ImportError:  # before 2025.0 the opsets live under openvino.runtime only
         ops = importlib.import_module("openvino.runtime.opset8")
     IMPORT_ERROR = None
 except Exception:  # any failure to import is "could not test", with the full traceback

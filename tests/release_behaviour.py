@@ -34,6 +34,10 @@ _ERAS = [
 
 # Models converted from torch copy ops return (copy, sin(copy)), like param_result_and_sin.
 TORCH_MODEL_BEHAVES_LIKE = "param_result_and_sin"
+# Top-level openvino.opset8 (before: openvino.runtime.opset8 only; 2026 has no openvino.runtime).
+TOP_LEVEL_OPSETS_FROM = Version("2025.0.0")
+# The first wheel that ships libopenvino_c (the C API), measured over every release since 2023.0.0.
+C_API_IN_WHEEL_FROM = Version("2024.3.0")
 # Before this release ov.convert_model has no rule for aten.alias_copy (measured on 2024.6.0, 2025.0.0).
 TORCH_ALIAS_COPY_CONVERTS_FROM = Version("2025.1.0")
 

@@ -15,7 +15,12 @@ from pathlib import Path
 import pytest
 
 from repro import plain_openvino as plain
-from tests.release_behaviour import TORCH_ALIAS_COPY_CONVERTS_FROM, expected_symptoms, installed_openvino
+from tests.release_behaviour import (
+    C_API_IN_WHEEL_FROM,
+    TORCH_ALIAS_COPY_CONVERTS_FROM,
+    expected_symptoms,
+    installed_openvino,
+)
 
 REPRO = Path(plain.__file__)
 RUN_KEYS = {"api", "model", "order", "result_fed_by_parameter", "error", "symptoms", "max_abs_diff",
@@ -71,11 +76,9 @@ def test_compiled_model_has_result_fed_by_parameter(in_process, model):
     assert run_of(in_process, "python", model, "inputs_first")["result_fed_by_parameter"]
 
 
-def test_c_api_runs_where_the_wheel_ships_it(in_process):
-    """The C part may only be skipped on wheels without libopenvino_c (none before 2024)."""
+def test_c_api_runs_exactly_where_the_wheel_ships_it(in_process):
     _, skipped = in_process
-    if installed_openvino().major >= 2025:
-        assert "c_api" not in skipped, skipped.get("c_api")
+    assert ("c_api" not in skipped) == (installed_openvino() >= C_API_IN_WHEEL_FROM), skipped.get("c_api")
 
 
 @pytest.mark.parametrize("name", list(plain.TORCH_COPIES))

@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-import torch
 
 from tests.conftest import skip_module_without_executorch_path
 from tests.outcomes import WrongValues, assert_equals_eager
@@ -14,6 +13,7 @@ from tests.outcomes import WrongValues, assert_equals_eager
 skip_module_without_executorch_path()
 executorch_path = pytest.importorskip("repro.executorch_path")
 
+import torch  # noqa: E402
 from executorch.exir import EdgeCompileConfig  # noqa: E402
 
 from repro import policy  # noqa: E402

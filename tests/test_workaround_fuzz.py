@@ -13,14 +13,15 @@ tried (default 25, about 15 s here); e.g. ``FUZZ_EXAMPLES=400 tox -e ov2026.4 --
 import os
 
 import pytest
-import torch
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from tests.conftest import skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 executorch_path = pytest.importorskip("repro.executorch_path")
+
+import torch  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "25"))

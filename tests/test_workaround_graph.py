@@ -6,13 +6,13 @@ Structure is checked by op identity, never by generated node names.
 """
 
 import pytest
-import torch
 
 from tests.conftest import skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 executorch_path = pytest.importorskip("repro.executorch_path")
 
+import torch  # noqa: E402
 from executorch.backends.openvino.partitioner import OpenvinoPartitioner  # noqa: E402
 from executorch.exir import to_edge  # noqa: E402
 from executorch.exir.backend.backend_details import CompileSpec  # noqa: E402
