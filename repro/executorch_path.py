@@ -118,7 +118,24 @@ def _sin_and_its_copy(x):
     return s, s.clone()
 
 
+def seeded(module_class, *args):
+    """A layer with weights drawn from SEED, in eval mode."""
+    with torch.random.fork_rng():
+        torch.manual_seed(SEED)
+        return module_class(*args).eval()
+
+
 CL = torch.channels_last
+CONV_ATOL = 1e-2  # OpenVINO runs convolutions in bf16 on this CPU (AMX); the layout bug gives ~1
+CONV = seeded(torch.nn.Conv2d, 3, 3, 1)
+CONV_F16 = seeded(torch.nn.Conv2d, 3, 3, 1).half()
+CONV_3X3 = seeded(torch.nn.Conv2d, 3, 4, 3)
+
+
+def image(dtype=torch.float32, channels_last=True):
+    return uniform(1, 3, 4, 4, dtype=dtype, channels_last=channels_last)
+
+
 CATALOGUE = [
     Case("upstream_clone_sin", "y = x.clone(); return y, sin(y)",
          _copy_then_sin(torch.clone), lambda: (uniform(2, 3),), exact_outputs=(0,)),
@@ -164,6 +181,32 @@ CATALOGUE = [
          lambda x: (x.clone(), torch.atan2(x, torch.sin(x.clone()))), lambda: (uniform(2, 3),),
          exact_outputs=(0,)),
 ]
+# The second bug: boundary tensors are handed to OpenVINO as if contiguous (dim-order guard).
+DIM_ORDER_CASES = [
+    Case("sin_channels_last_input", "sin(x) * 2, x channels-last (elementwise: layout does not matter)",
+         lambda x: torch.sin(x) * 2, lambda: (image(),)),
+    Case("channels_last_output", "(sin(x) * 2).to(memory_format=channels_last), x contiguous",
+         lambda x: (torch.sin(x) * 2).to(memory_format=CL), lambda: (image(channels_last=False),)),
+    Case("conv_channels_last_input", "Conv2d(3, 3, 1)(x), x channels-last",
+         CONV, lambda: (image(),), atol=CONV_ATOL),
+    Case("conv_channels_last_input_float16", "float16 Conv2d(3, 3, 1)(x), x channels-last",
+         CONV_F16, lambda: (image(torch.float16),), atol=CONV_ATOL),
+    Case("conv_3x3_channels_last_input", "Conv2d(3, 4, 3)(x), x channels-last",
+         CONV_3X3, lambda: (image(),), atol=CONV_ATOL),
+    Case("conv_output_to_channels_last", "Conv2d(3, 3, 1)(x).to(memory_format=channels_last), x contiguous",
+         lambda x: CONV(x).to(memory_format=CL), lambda: (image(channels_last=False),), atol=CONV_ATOL),
+    Case("max_pool_channels_last_input", "max_pool2d(x, 2), x channels-last",
+         lambda x: torch.nn.functional.max_pool2d(x, 2), lambda: (image(),)),
+    Case("permute_channels_last_input", "x.permute(0, 2, 3, 1) + 1, x channels-last",
+         lambda x: x.permute(0, 2, 3, 1) + 1, lambda: (image(),)),
+    Case("reshape_channels_last_input", "x.reshape(1, 3, 16) * 2, x channels-last",
+         lambda x: x.reshape(1, 3, 16) * 2, lambda: (image(),)),
+    Case("sum_over_channels_channels_last_input", "x.sum(dim=1), x channels-last",
+         lambda x: x.sum(dim=1), lambda: (image(),)),
+    Case("cat_channels_last_inputs", "cat([x, y], dim=1) * 2, x and y channels-last",
+         lambda x, y: torch.cat([x, y], 1) * 2, lambda: (image(), image() * 2)),
+]
+CATALOGUE += DIM_ORDER_CASES
 CASES = {case.name: case for case in CATALOGUE}
 
 
@@ -174,20 +217,22 @@ def stock_partitioner():
     from executorch.backends.openvino.partitioner import OpenvinoPartitioner
     from executorch.exir.backend.backend_details import CompileSpec
 
-    return OpenvinoPartitioner([CompileSpec("device", b"CPU")])
+    return OpenvinoPartitioner([CompileSpec("device", b"CPU")]), []
 
 
 def workaround_partitioner():
+    """The copy-safe partitioner and the pass that keeps boundary tensors in the default dim order."""
     root = str(Path(__file__).resolve().parent.parent)  # the project root, when run as a script
     if root not in sys.path:
         sys.path.insert(0, root)
     from executorch.exir.backend.backend_details import CompileSpec
 
-    from workaround import CopySafeOpenvinoPartitioner
+    from workaround import CopySafeOpenvinoPartitioner, DefaultDimOrderForOpenvino
 
-    return CopySafeOpenvinoPartitioner([CompileSpec("device", b"CPU")])
+    return CopySafeOpenvinoPartitioner([CompileSpec("device", b"CPU")]), [DefaultDimOrderForOpenvino()]
 
 
+# name -> () -> (partitioner, transform passes)
 PARTITIONERS = {"stock": stock_partitioner, "workaround": workaround_partitioner}
 
 
@@ -197,14 +242,16 @@ def compile_config(case):
     return EdgeCompileConfig(_skip_dim_order=case.skip_dim_order)
 
 
-def lower(case, partitioner, config=None):
-    """torch.export -> edge dialect (``config`` or the case's), lowered with the partitioner."""
+def lower(case, lowering, config=None):
+    """torch.export -> edge dialect (``config`` or the case's), lowered with (partitioner, transform passes)."""
     from executorch.exir import to_edge_transform_and_lower
 
+    partitioner, passes = lowering
     exported = torch.export.export(case.module(), case.inputs())
     config = config or compile_config(case)
     with contextlib.redirect_stdout(sys.stderr):  # the partitioner prints every op it rejects
-        return to_edge_transform_and_lower(exported, partitioner=[partitioner], compile_config=config)
+        return to_edge_transform_and_lower(exported, partitioner=[partitioner], transform_passes=passes,
+                                           compile_config=config)
 
 
 def check_runtime():
@@ -365,8 +412,8 @@ def run_case(case, partitioner_name="stock", save_dir=None, with_replay=False, c
         calls = capture_delegate_calls(edge, case) if with_replay else None
         program = edge.to_executorch()
     except Exception as error:
-        # The workaround refuses, with UnsafeCopyError, what it cannot make correct: not the bug.
-        outcome = "refused" if type(error).__name__ == "UnsafeCopyError" else "lowering_failed"
+        # The workaround refuses what it cannot make correct: not the bug.
+        outcome = "refused" if type(error).__name__ in ("UnsafeCopyError", "DimOrderError") else "lowering_failed"
         record.update(outcome=outcome, lowering_error=f"{type(error).__name__}: {error}".strip(),
                       traceback=traceback.format_exc())
         return record

@@ -83,6 +83,19 @@ _STOCK_WRONG = {
     "bool_clone": _PASS_THROUGH,
     "input_read_after_delegate": f"{_PASS_THROUGH}; OpenVINO overwrote x's planned buffer, so atan2 reads junk",
 }
+_CONTIGUOUS = "the runtime hands OpenVINO the channels-last buffer as if it were contiguous"
+_STOCK_WRONG |= {
+    "channels_last_output": "OpenVINO writes the channels-last output buffer as if it were contiguous",
+    "conv_channels_last_input": _CONTIGUOUS,
+    "conv_channels_last_input_float16": _CONTIGUOUS,
+    "conv_3x3_channels_last_input": _CONTIGUOUS,
+    "conv_output_to_channels_last": "OpenVINO writes the channels-last output buffer as if it were contiguous",
+    "max_pool_channels_last_input": _CONTIGUOUS,
+    "permute_channels_last_input": _CONTIGUOUS,
+    "reshape_channels_last_input": _CONTIGUOUS,
+    "sum_over_channels_channels_last_input": _CONTIGUOUS,
+    "cat_channels_last_inputs": _CONTIGUOUS,
+}
 _STOCK_LOWERING_FAILS = {
     "intermediate_clone_returned": "OpenVINO's frontend fails converting a copy of a returned intermediate "
                                    "(\"Check 'is_number(name)' failed\")",

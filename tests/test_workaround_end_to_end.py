@@ -43,7 +43,7 @@ def test_post_lowering_check_is_clean_for_the_workaround(lowered_case, case):
 
 def test_post_lowering_check_flags_the_stock_upstream_example(lowered_case):
     findings = check_program(lowered_case("upstream_clone_sin")["pte"])
-    assert [(f.kind, f.delegate, f.output) for f in findings] == [("pass_through_output", 0, 0)]
+    assert [(f.kind, f.delegate, f.port) for f in findings] == [("pass_through_output", 0, 0)]
 
 
 def test_channels_last_copy_with_dim_order_off_fails_at_export_not_with_wrong_values(lowered_case):
@@ -93,7 +93,7 @@ def run_check(path):
 def test_check_command_reports_a_stock_pte_as_affected(lowered_case):
     result = run_check(lowered_case("upstream_clone_sin")["pte"])
     assert result.returncode == 1, result.stderr
-    assert "AFFECTED: 1 pass-through output" in result.stdout
+    assert "AFFECTED: 1 pass through output(s), 0 non default dim order(s)" in result.stdout
 
 
 def test_check_command_reports_a_workaround_pte_as_clean(lowered_case):
@@ -147,3 +147,40 @@ def test_policy_with_the_workaround_equals_eager_and_the_copy_free_program(eager
     assert max_diff(normalised, eager_policy[2]) <= 1e-5
     assert max_diff(actions, reference_actions[0]) <= 1e-5
     assert max_diff(actions, eager_policy[0]) <= BF16_MATMUL_ATOL
+
+
+# --- The dim-order guard ------------------------------------------------------------------------
+
+LAYOUT_SENSITIVE_OPS = {"conv_channels_last_input": "aten.convolution.default",
+                        "conv_channels_last_input_float16": "aten.convolution.default",
+                        "conv_3x3_channels_last_input": "aten.convolution.default",
+                        "conv_output_to_channels_last": "aten.convolution.default",
+                        "max_pool_channels_last_input": "aten.max_pool2d_with_indices.default",
+                        "cat_channels_last_inputs": "aten.cat.default"}
+
+
+@pytest.mark.parametrize("case", sorted(LAYOUT_SENSITIVE_OPS))
+def test_layout_sensitive_op_stays_delegated_with_conversions_outside(lowered_case, case):
+    record = lowered_case(case, "workaround")
+    assert record["delegates"] == 1
+    assert LAYOUT_SENSITIVE_OPS[case] in record["delegated_ops"]
+    assert "dim_order_ops._to_dim_order_copy.default" in record["ops_outside"]
+
+
+def test_without_the_boundary_pass_a_channels_last_input_is_refused_naming_node_and_dim_order():
+    from workaround import CopySafeOpenvinoPartitioner, DimOrderError
+
+    partitioner, _ = executorch_path.PARTITIONERS["workaround"]()
+    assert isinstance(partitioner, CopySafeOpenvinoPartitioner)
+    with pytest.raises(DimOrderError) as error:
+        executorch_path.lower(executorch_path.CASES["conv_channels_last_input"], (partitioner, []))
+    message = str(error.value)
+    assert "dim order [0, 2, 3, 1]" in message
+    assert "enters OpenVINO partition" in message
+    assert "DefaultDimOrderForOpenvino" in message
+
+
+def test_post_lowering_check_flags_a_stock_channels_last_boundary(lowered_case):
+    findings = check_program(lowered_case("conv_channels_last_input")["pte"])
+    assert {f.kind for f in findings} == {"non_default_dim_order"}
+    assert "[0, 2, 3, 1]" in findings[0].detail

@@ -17,21 +17,27 @@ from executorch.backends.openvino.partitioner import OpenvinoPartitioner  # noqa
 from executorch.exir import to_edge  # noqa: E402
 from executorch.exir.backend.backend_details import CompileSpec  # noqa: E402
 
-from workaround import CopySafeOpenvinoPartitioner, UnsafeCopyError  # noqa: E402
+from workaround import CopySafeOpenvinoPartitioner, DefaultDimOrderForOpenvino, UnsafeCopyError  # noqa: E402
 from workaround.copy_ops import PASS_THROUGH_COPY_OPS, aten_op  # noqa: E402
+from workaround.dim_order import non_default_boundary_tensors  # noqa: E402
 from workaround.exclusion import TAG, copies_leaving_partition, depends_on_itself, partition_of  # noqa: E402
 
 SPEC = [CompileSpec("device", b"CPU")]
 CLONE, ALIAS = "dim_order_ops._clone_dim_order.default", "aten.alias_copy.default"
 SIN, ADD = "aten.sin.default", "aten.add.Tensor"
-TO_DIM_ORDER = "dim_order_ops._to_dim_order_copy.default"  # the dtype conversion export adds for `c * 2`
+TO_DIM_ORDER = "dim_order_ops._to_dim_order_copy.default"  # dtype or layout conversions
+CONV = "aten.convolution.default"
 
 
 def tagged(function, inputs, partitioner_class=CopySafeOpenvinoPartitioner, skip_dim_order=False):
-    """(edge program after partitioning, partition tags): to_edge, then the partitioner's tagging only."""
+    """(edge program after partitioning, partition tags): to_edge and the workaround's boundary pass
+    (the stock partitioner gets the plain edge program), then the partitioner's tagging only."""
     case = executorch_path.Case("graph", "graph", function, lambda: inputs, skip_dim_order=skip_dim_order)
     exported = torch.export.export(case.module(), inputs)
-    program = to_edge(exported, compile_config=executorch_path.compile_config(case)).exported_program()
+    edge = to_edge(exported, compile_config=executorch_path.compile_config(case))
+    if partitioner_class is CopySafeOpenvinoPartitioner:
+        edge = edge.transform([DefaultDimOrderForOpenvino()])
+    program = edge.exported_program()
     result = partitioner_class(SPEC).partition(program)
     return program, result.partition_tags
 
@@ -57,7 +63,14 @@ EXPECTED = {
     "alias_copy": {"outside": [ALIAS, CLONE], "partitions": [[SIN]]},
     "clone_only": {"outside": [CLONE], "partitions": []},
     "two_inputs": {"outside": [CLONE, CLONE], "partitions": [[ADD]]},
-    "clone_channels_last": {"outside": [CLONE], "partitions": [[SIN]]},
+    "clone_channels_last": {"outside": [CLONE, TO_DIM_ORDER, TO_DIM_ORDER], "partitions": [[SIN]]},
+    "conv_channels_last_input": {"outside": [TO_DIM_ORDER, TO_DIM_ORDER], "partitions": [[CONV]]},
+    "conv_output_to_channels_last": {"outside": [TO_DIM_ORDER], "partitions": [[CONV]]},
+    "channels_last_output": {"outside": [TO_DIM_ORDER], "partitions": [sorted([SIN, "aten.mul.Tensor",
+                                                                                 TO_DIM_ORDER])]},
+    "cat_channels_last_inputs": {"outside": [TO_DIM_ORDER] * 3, "partitions": [sorted(["aten.cat.default",
+                                                                                      "aten.mul.Tensor",
+                                                                                      TO_DIM_ORDER])]},
     "clone_used_inside": {"outside": [], "partitions": [
         sorted([CLONE, SIN, TO_DIM_ORDER, ADD])]},
     "intermediate_clone_returned": {"outside": [CLONE], "partitions": [[SIN]]},
@@ -81,10 +94,11 @@ def test_catalogue_case_delegates_exactly_the_expected_ops(name):
 
 
 @pytest.mark.parametrize("name", list(EXPECTED))
-def test_no_copy_leaves_its_partition_and_no_partition_depends_on_itself(name):
+def test_no_copy_leaves_and_no_boundary_is_non_default_and_no_partition_depends_on_itself(name):
     program, tags = catalogue_tagged(name)
     graph = program.graph_module.graph
     assert copies_leaving_partition(graph) == set()
+    assert non_default_boundary_tensors(graph, partition_of) == []
     assert not any(depends_on_itself(graph, tag) for tag in tags)
     assert set(tags) == {partition_of(n) for n in graph.nodes} - {None}, "a returned tag has no node"
 

@@ -6,6 +6,10 @@ execute; a Result fed directly by a Parameter is exactly the pattern whose outpu
 is never written when ExecuTorch sets inputs before outputs. This finds such
 outputs whatever op produced them, including pass-throughs nobody has listed yet.
 
+It also reads the program's own tensor metadata: a delegate argument (input or
+output) whose dim order is not the default is handed to OpenVINO as if it were
+contiguous, which gives wrong values for any layout-sensitive op.
+
 After lowering::
 
     findings = check_program(executorch_program_manager)   # [] means clean
@@ -28,9 +32,9 @@ EXIT_CLEAN, EXIT_AFFECTED, EXIT_UNREADABLE = 0, 1, 2
 
 @dataclass(frozen=True)
 class Finding:
-    kind: str  # "pass_through_output"
+    kind: str  # "pass_through_output" or "non_default_dim_order"
     delegate: int  # index among the program's OpenVINO delegates
-    output: int  # the delegate output concerned
+    port: int  # the delegate output (pass-through) or delegate-call argument (dim order) concerned
     detail: str
 
 
@@ -38,9 +42,16 @@ class UnreadableProgram(ValueError):
     """The bytes are not an ExecuTorch program."""
 
 
-def openvino_blobs(pte_bytes):
-    """The compiled-model bytes of every OpenVINO delegate in a serialized program."""
+@dataclass(frozen=True)
+class OpenvinoDelegate:
+    blob: bytes  # the compiled model
+    argument_dim_orders: list  # dim order of each delegate-call argument (inputs, then outputs)
+
+
+def openvino_delegates(pte_bytes):
+    """Every OpenVINO delegate in a serialized program, with the dim orders it is called with."""
     from executorch.exir._serialize._program import deserialize_pte_binary
+    from executorch.exir.schema import DelegateCall, Tensor
 
     if len(pte_bytes) < 8 or pte_bytes[4:6] != b"ET":
         raise UnreadableProgram("no ExecuTorch program identifier ('ET..') at byte 4")
@@ -48,9 +59,21 @@ def openvino_blobs(pte_bytes):
         program = deserialize_pte_binary(pte_bytes).program
     except Exception as error:
         raise UnreadableProgram(f"cannot deserialize: {type(error).__name__}: {error}") from error
-    return [program.backend_delegate_data[delegate.processed.index].data
-            for plan in program.execution_plan for delegate in plan.delegates
-            if delegate.id == OPENVINO_BACKEND]
+    found = []
+    for plan in program.execution_plan:
+        calls = {}
+        for chain in plan.chains:
+            for instruction in chain.instructions:
+                call = instruction.instr_args
+                if isinstance(call, DelegateCall):
+                    values = [plan.values[arg].val for arg in call.args]
+                    orders = [list(v.dim_order) if isinstance(v, Tensor) else None for v in values]
+                    calls[call.delegate_index] = orders
+        for index, delegate in enumerate(plan.delegates):
+            if delegate.id == OPENVINO_BACKEND:
+                blob = program.backend_delegate_data[delegate.processed.index].data
+                found.append(OpenvinoDelegate(blob, calls.get(index, [])))
+    return found
 
 
 def pass_through_outputs(blob):
@@ -66,11 +89,19 @@ def pass_through_outputs(blob):
     return found
 
 
-def check_blobs(blobs):
-    return [Finding("pass_through_output", delegate, output,
-                    f"output {output} of OpenVINO delegate {delegate} is input '{name}' passed straight "
-                    "through: with ExecuTorch's call order it is never written")
-            for delegate, blob in enumerate(blobs) for output, name in pass_through_outputs(blob)]
+def check_delegates(delegates):
+    findings = []
+    for index, delegate in enumerate(delegates):
+        findings += [Finding("pass_through_output", index, output,
+                             f"output {output} of OpenVINO delegate {index} is input '{name}' passed straight "
+                             "through: with ExecuTorch's call order it is never written")
+                     for output, name in pass_through_outputs(delegate.blob)]
+        findings += [Finding("non_default_dim_order", index, position,
+                             f"argument {position} of OpenVINO delegate {index} has dim order {order}: "
+                             "the runtime hands it to OpenVINO as if it were contiguous")
+                     for position, order in enumerate(delegate.argument_dim_orders)
+                     if order is not None and order != sorted(order)]
+    return findings
 
 
 def check_program(program):
@@ -78,7 +109,7 @@ def check_program(program):
     if isinstance(program, str | Path):
         program = Path(program).read_bytes()
     buffer = program if isinstance(program, bytes | bytearray) else program.buffer
-    return check_blobs(openvino_blobs(bytes(buffer)))
+    return check_delegates(openvino_delegates(bytes(buffer)))
 
 
 def main(argv=None):
@@ -87,19 +118,21 @@ def main(argv=None):
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     try:
-        blobs = openvino_blobs(args.pte.read_bytes())
+        delegates = openvino_delegates(args.pte.read_bytes())
     except (OSError, UnreadableProgram) as error:
         print(f"{args.pte}: not a readable .pte: {error}", file=sys.stderr)
         return EXIT_UNREADABLE
-    findings = check_blobs(blobs)
+    findings = check_delegates(delegates)
     if args.json:
-        print(json.dumps({"file": str(args.pte), "openvino_delegates": len(blobs),
+        print(json.dumps({"file": str(args.pte), "openvino_delegates": len(delegates),
                           "findings": [asdict(f) for f in findings]}, indent=1))
     else:
         for finding in findings:
             print(f"{args.pte}: {finding.detail}")
-        print(f"{args.pte}: {len(blobs)} OpenVINO delegate(s), "
-              + (f"AFFECTED: {len(findings)} pass-through output(s)" if findings else "clean"))
+        counts = ", ".join(f"{sum(f.kind == kind for f in findings)} {kind.replace('_', ' ')}(s)"
+                           for kind in ("pass_through_output", "non_default_dim_order"))
+        verdict = f"AFFECTED: {counts}" if findings else "clean"
+        print(f"{args.pte}: {len(delegates)} OpenVINO delegate(s), {verdict}")
     return EXIT_AFFECTED if findings else EXIT_CLEAN
 
 
