@@ -1,10 +1,12 @@
 """A policy shaped like the LeRobot export that returned wrong actions.
 
-Observation normalisation, a small MLP trunk and an action head, and beside the
-actions the observation itself (through a copy, as the exported policy echoed its
-input batch) and a slice of the normalised observation (through a copy). The echo
-is a copy of a partition input: exactly the pattern OpenVINO returns stale, and
-since the normalisation reads the same input, the actions go wrong with it.
+Observation normalisation, a conv trunk on a channels-last camera frame, an MLP on the
+state and the image features, an action head; and beside the actions the state itself
+(through a copy, as the exported policy echoed its input batch) and a slice of the
+normalised state (through a copy). The echo is a copy of a partition input: exactly the
+pattern OpenVINO returns stale, and since the normalisation reads the same input, the
+actions go wrong with it. The channels-last frame is the second bug: handed to OpenVINO
+as if it were contiguous, it scrambles the image features.
 
 Fixed seed, random weights, no downloads.
 """
@@ -13,6 +15,7 @@ import torch
 
 SEED = 0
 STATE_DIM, ACTION_DIM, HIDDEN, NORMALISED_SLICE = 14, 7, 64, 4
+IMAGE_SHAPE, IMAGE_FEATURES = (1, 3, 32, 32), 16
 
 
 class Policy(torch.nn.Module):
@@ -25,18 +28,23 @@ class Policy(torch.nn.Module):
         self.register_buffer("action_std", torch.rand(ACTION_DIM, generator=generator) + 0.5)
         with torch.random.fork_rng():
             torch.manual_seed(SEED)
+            self.vision = torch.nn.Sequential(
+                torch.nn.Conv2d(3, 8, 3, stride=2), torch.nn.ReLU(),
+                torch.nn.Conv2d(8, IMAGE_FEATURES, 3, stride=2), torch.nn.ReLU(),
+                torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten())
             self.trunk = torch.nn.Sequential(
-                torch.nn.Linear(STATE_DIM, HIDDEN), torch.nn.ReLU(),
+                torch.nn.Linear(STATE_DIM + IMAGE_FEATURES, HIDDEN), torch.nn.ReLU(),
                 torch.nn.Linear(HIDDEN, HIDDEN), torch.nn.ReLU())
             self.head = torch.nn.Linear(HIDDEN, ACTION_DIM)
 
-    def actions(self, state):
+    def actions(self, state, image):
         normalised = (state - self.state_mean) / self.state_std
-        return self.head(self.trunk(normalised)) * self.action_std + self.action_mean, normalised
+        features = torch.cat([normalised, self.vision(image)], dim=1)
+        return self.head(self.trunk(features)) * self.action_std + self.action_mean, normalised
 
-    def forward(self, state):
+    def forward(self, state, image):
         observation = state.clone()
-        actions, normalised = self.actions(observation)
+        actions, normalised = self.actions(observation, image)
         return actions, observation, normalised[:, :NORMALISED_SLICE].clone()
 
 
@@ -44,9 +52,13 @@ class PolicyActionsOnly(Policy):
     """The same weights and computation with nothing returned through a copy: the reference a
     correct lowering of ``Policy`` must match, since OpenVINO runs both the same way."""
 
-    def forward(self, state):
-        return self.actions(state)[0]
+    def forward(self, state, image):
+        return self.actions(state, image)[0]
 
 
-def observation(batch=1):
-    return torch.rand(batch, STATE_DIM, generator=torch.Generator().manual_seed(SEED + 1)) * 4 - 2
+def observation(channels_last=True):
+    """(state, camera frame): the frame channels-last, as camera pipelines often deliver it."""
+    generator = torch.Generator().manual_seed(SEED + 1)
+    state = torch.rand(1, STATE_DIM, generator=generator) * 4 - 2
+    image = torch.rand(*IMAGE_SHAPE, generator=generator)
+    return state, image.to(memory_format=torch.channels_last if channels_last else torch.contiguous_format)

@@ -17,12 +17,12 @@ class WrongValues(AssertionError):
 
 
 class LoweringFailed(AssertionError):
-    """to_edge_transform_and_lower or to_executorch raised."""
+    """to_edge_transform_and_lower or to_executorch raised (or the workaround refused the model)."""
 
 
 def assert_equals_eager(record):
-    if record["outcome"] == "lowering_failed":
-        raise LoweringFailed(record["lowering_error"])
+    if record["outcome"] in ("lowering_failed", "refused"):
+        raise LoweringFailed(f"{record['outcome']}: {record['lowering_error']}")
     assert record["outcome"] != "runtime_failed", record["runtime_error"]
     wrong = [row for row in record["outputs"] if not row["ok"]]
     if wrong:

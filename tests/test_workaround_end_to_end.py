@@ -116,9 +116,9 @@ def test_check_command_rejects_what_is_not_a_pte(tmp_path, content):
 # --- The policy-shaped model ------------------------------------------------------------------
 
 
-def run_policy(module, partitioner):
+def run_policy(module, partitioner, channels_last=True):
     """(program, outputs) of a policy lowered with the named partitioner and run in the real runtime."""
-    case = executorch_path.Case("policy", "policy", module.eval(), lambda: (policy.observation(),))
+    case = executorch_path.Case("policy", "policy", module.eval(), lambda: policy.observation(channels_last))
     program = executorch_path.lower(case, executorch_path.PARTITIONERS[partitioner]()).to_executorch()
     return program, executorch_path.execute(program.buffer, case.inputs())[0]
 
@@ -129,7 +129,7 @@ def max_diff(actual, expected):
 
 @pytest.fixture(scope="module")
 def eager_policy():
-    return policy.Policy().eval()(policy.observation())
+    return policy.Policy().eval()(*policy.observation())
 
 
 def test_policy_is_wrong_with_the_stock_partitioner(eager_policy):
@@ -138,15 +138,24 @@ def test_policy_is_wrong_with_the_stock_partitioner(eager_policy):
     assert max_diff(actions, eager_policy[0]) > 10 * BF16_MATMUL_ATOL, "the stale input should wreck the actions"
 
 
-def test_policy_with_the_workaround_equals_eager_and_the_copy_free_program(eager_policy):
+def test_policy_with_the_workaround_equals_eager_and_the_copy_free_contiguous_program(eager_policy):
+    """Reference: the copy-free policy on a contiguous frame, stock partitioner (nothing to go wrong)."""
     program, (actions, echo, normalised) = run_policy(policy.Policy(), "workaround")
-    _, reference_actions = run_policy(policy.PolicyActionsOnly(), "stock")
-    assert len(program.executorch_program.execution_plan[0].delegates) == 1
+    _, reference_actions = run_policy(policy.PolicyActionsOnly(), "stock", channels_last=False)
+    delegated = [op for plan in program.executorch_program.execution_plan for op in plan.delegates]
+    assert len(delegated) == 1
     assert check_program(program) == []
     assert max_diff(echo, eager_policy[1]) == 0.0
     assert max_diff(normalised, eager_policy[2]) <= 1e-5
     assert max_diff(actions, reference_actions[0]) <= 1e-5
     assert max_diff(actions, eager_policy[0]) <= BF16_MATMUL_ATOL
+
+
+def test_policy_convolutions_stay_delegated(pte_dir):
+    case = executorch_path.Case("policy", "policy", policy.Policy().eval(), policy.observation)
+    record = executorch_path.run_case(case, "workaround", pte_dir)
+    assert record["delegated_ops"].count("aten.convolution.default") == 2
+    assert "aten.convolution.default" not in record["ops_outside"]
 
 
 # --- The dim-order guard ------------------------------------------------------------------------

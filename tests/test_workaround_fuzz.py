@@ -1,10 +1,12 @@
 """Property: any small model lowered with the workaround equals eager PyTorch in the real runtime.
 
-Hypothesis draws a model as a straight-line program: 1-3 inputs, then ops that each read
-earlier values (elementwise ops OpenVINO takes, copies and views from the op set, and atan2,
-which OpenVINO does not take, so partitions split around it), then a random subset of values
-returned directly or through a copy. Outputs that are copies of an input must match bit for
-bit; computed ones within 1e-5 relative to their magnitude.
+Hypothesis draws a model as a straight-line program: 1-3 4-D inputs, each contiguous or
+channels-last, then ops that each read earlier values (elementwise ops OpenVINO takes, a
+layout-sensitive flip over channels, copies and views from the op set, memory-format
+conversions, and atan2, which OpenVINO does not take, so partitions split around it), then a
+random subset of values returned directly or through a copy. The model is lowered with the
+workaround (copy-safe partitioner and boundary dim-order pass). Outputs that are copies of an
+input must match bit for bit; computed ones within 1e-5 relative to their magnitude.
 
 Deterministic (derandomized, no example database). FUZZ_EXAMPLES sets how many models are
 tried (default 25, about 15 s here); e.g. ``FUZZ_EXAMPLES=400 tox -e ov2026.4 -- -k fuzz``.
@@ -25,9 +27,11 @@ from hypothesis import strategies as st  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "25"))
-SHAPE = (2, 3)
+SHAPE = (1, 2, 3, 3)
+CL = torch.channels_last
 
-UNARY = {"sin": torch.sin, "tanh": torch.tanh, "neg": torch.neg, "abs": torch.abs, "relu": torch.relu}
+UNARY = {"sin": torch.sin, "tanh": torch.tanh, "neg": torch.neg, "abs": torch.abs, "relu": torch.relu,
+         "flip_channels": lambda x: torch.flip(x, [1])}  # reads across channels: wrong if layout is lost
 BINARY = {"add": torch.add, "sub": torch.sub, "mul": torch.mul,
           "atan2": torch.atan2}  # not in OpenVINO's support list: runs in ExecuTorch, between partitions
 COPIES = {
@@ -38,6 +42,9 @@ COPIES = {
     "transpose_0_0": lambda x: x.transpose(0, 0),
     "dropout_eval": lambda x: torch.nn.functional.dropout(x, training=False),
     "clone_clone": lambda x: x.clone().clone(),
+    "to_channels_last": lambda x: x.to(memory_format=CL),
+    "clone_channels_last": lambda x: x.clone(memory_format=CL),
+    "contiguous": lambda x: x.contiguous(),
 }
 KINDS = {**{k: ("unary", f) for k, f in UNARY.items()}, **{k: ("binary", f) for k, f in BINARY.items()},
          **{k: ("copy", f) for k, f in COPIES.items()}}
@@ -45,8 +52,9 @@ KINDS = {**{k: ("unary", f) for k, f in UNARY.items()}, **{k: ("binary", f) for 
 
 @st.composite
 def programs(draw):
-    """(inputs count, [(op, operand indices)], [(value index, copy name or None)])."""
-    n_inputs = draw(st.integers(1, 3))
+    """(input layouts, [(op, operand indices)], [(value index, copy name or None)])."""
+    layouts = draw(st.lists(st.booleans(), min_size=1, max_size=3))  # True: channels-last
+    n_inputs = len(layouts)
     steps = []
     for step in range(draw(st.integers(1, 6))):
         available = n_inputs + step
@@ -56,12 +64,13 @@ def programs(draw):
     values = n_inputs + len(steps)
     outputs = draw(st.lists(st.tuples(st.integers(0, values - 1), st.none() | st.sampled_from(sorted(COPIES))),
                             min_size=1, max_size=4, unique_by=lambda pair: pair[0]))
-    return n_inputs, steps, outputs
+    return layouts, steps, outputs
 
 
 def build(program):
     """The program as a function, and which outputs are pure copies of an input (exact comparison)."""
-    n_inputs, steps, outputs = program
+    layouts, steps, outputs = program
+    n_inputs = len(layouts)
     copy_of_input = [True] * n_inputs + [KINDS[op][0] == "copy" and copy_of_input_at(steps, n_inputs, operands[0])
                                          for op, operands in steps]
 
@@ -90,6 +99,8 @@ def copy_of_input_at(steps, n_inputs, index):
 @given(program=programs())
 def test_random_model_with_the_workaround_equals_eager(execute_layer_test, program):
     function, exact = build(program)
-    inputs = tuple(executorch_path.uniform(*SHAPE) * (k + 1) for k in range(program[0]))
+    inputs = tuple((executorch_path.uniform(*SHAPE) * (k + 1)).to(memory_format=CL if channels_last else
+                                                                  torch.contiguous_format)
+                   for k, channels_last in enumerate(program[0]))
     magnitude = max(float(out.abs().max()) for out in function(*inputs))
     execute_layer_test(function, inputs, exact_outputs=exact, atol=1e-5 * max(1.0, magnitude), name="fuzz")
