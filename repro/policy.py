@@ -28,10 +28,11 @@ class Policy(torch.nn.Module):
         self.register_buffer("action_std", torch.rand(ACTION_DIM, generator=generator) + 0.5)
         with torch.random.fork_rng():
             torch.manual_seed(SEED)
+            # Global average pooling as mean(dim=(2, 3)): AdaptiveAvgPool2d + Flatten on a channels-last
+            # tensor exports an as_strided_copy that OpenVINO 2025.2's frontend cannot convert.
             self.vision = torch.nn.Sequential(
                 torch.nn.Conv2d(3, 8, 3, stride=2), torch.nn.ReLU(),
-                torch.nn.Conv2d(8, IMAGE_FEATURES, 3, stride=2), torch.nn.ReLU(),
-                torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten())
+                torch.nn.Conv2d(8, IMAGE_FEATURES, 3, stride=2), torch.nn.ReLU())
             self.trunk = torch.nn.Sequential(
                 torch.nn.Linear(STATE_DIM + IMAGE_FEATURES, HIDDEN), torch.nn.ReLU(),
                 torch.nn.Linear(HIDDEN, HIDDEN), torch.nn.ReLU())
@@ -39,7 +40,7 @@ class Policy(torch.nn.Module):
 
     def actions(self, state, image):
         normalised = (state - self.state_mean) / self.state_std
-        features = torch.cat([normalised, self.vision(image)], dim=1)
+        features = torch.cat([normalised, self.vision(image).mean(dim=(2, 3))], dim=1)
         return self.head(self.trunk(features)) * self.action_std + self.action_mean, normalised
 
     def forward(self, state, image):
