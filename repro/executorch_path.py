@@ -232,8 +232,13 @@ def workaround_partitioner():
     return CopySafeOpenvinoPartitioner([CompileSpec("device", b"CPU")]), [DefaultDimOrderForOpenvino()]
 
 
-# name -> () -> (partitioner, transform passes)
-PARTITIONERS = {"stock": stock_partitioner, "workaround": workaround_partitioner}
+def no_partitioner():
+    """ExecuTorch's own kernels only: what ExecuTorch can run without OpenVINO."""
+    return None, []
+
+
+# name -> () -> (partitioner or None, transform passes)
+PARTITIONERS = {"stock": stock_partitioner, "workaround": workaround_partitioner, "none": no_partitioner}
 
 
 def compile_config(case):
@@ -250,8 +255,8 @@ def lower(case, lowering, config=None):
     exported = torch.export.export(case.module(), case.inputs())
     config = config or compile_config(case)
     with contextlib.redirect_stdout(sys.stderr):  # the partitioner prints every op it rejects
-        return to_edge_transform_and_lower(exported, partitioner=[partitioner], transform_passes=passes,
-                                           compile_config=config)
+        return to_edge_transform_and_lower(exported, partitioner=[partitioner] if partitioner else None,
+                                           transform_passes=passes, compile_config=config)
 
 
 def check_runtime():

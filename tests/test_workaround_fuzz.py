@@ -22,8 +22,11 @@ skip_module_without_executorch_path()
 executorch_path = pytest.importorskip("repro.executorch_path")
 
 import torch  # noqa: E402
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import HealthCheck, given, reject, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+
+from tests.outcomes import assert_equals_eager  # noqa: E402
+from workaround import check_program  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "25"))
@@ -94,13 +97,25 @@ def copy_of_input_at(steps, n_inputs, index):
     return True
 
 
+@pytest.fixture(scope="module", autouse=True)
+def runtime_with_openvino():
+    executorch_path.check_runtime()
+
+
 @settings(max_examples=FUZZ_EXAMPLES, derandomize=True, database=None, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(program=programs())
-def test_random_model_with_the_workaround_equals_eager(execute_layer_test, program):
+def test_random_model_with_the_workaround_equals_eager(pte_dir, program):
     function, exact = build(program)
     inputs = tuple((executorch_path.uniform(*SHAPE) * (k + 1)).to(memory_format=CL if channels_last else
                                                                   torch.contiguous_format)
                    for k, channels_last in enumerate(program[0]))
     magnitude = max(float(out.abs().max()) for out in function(*inputs))
-    execute_layer_test(function, inputs, exact_outputs=exact, atol=1e-5 * max(1.0, magnitude), name="fuzz")
+    case = executorch_path.Case("fuzz", "fuzz", function, lambda: tuple(t.clone() for t in inputs),
+                                exact_outputs=exact, atol=1e-5 * max(1.0, magnitude))
+    record = executorch_path.run_case(case, "workaround", pte_dir)
+    if record["outcome"] == "runtime_failed" and \
+            executorch_path.run_case(case, "none")["outcome"] == "runtime_failed":
+        reject()  # ExecuTorch cannot run this model even without OpenVINO (e.g. alias_copy of channels-last)
+    assert_equals_eager(record)
+    assert check_program(record["pte"]) == []
