@@ -203,6 +203,8 @@ DIM_ORDER_CASES = [
          lambda x: x.reshape(1, 3, 16) * 2, lambda: (image(),)),
     Case("sum_over_channels_channels_last_input", "x.sum(dim=1), x channels-last",
          lambda x: x.sum(dim=1), lambda: (image(),)),
+    Case("abs_of_clone_channels_last_input", "abs(x.clone()), x channels-last (the clone stays channels-last)",
+         lambda x: torch.abs(x.clone()), lambda: (image(),)),
     Case("cat_channels_last_inputs", "cat([x, y], dim=1) * 2, x and y channels-last",
          lambda x, y: torch.cat([x, y], 1) * 2, lambda: (image(), image() * 2)),
 ]

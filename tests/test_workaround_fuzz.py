@@ -22,7 +22,7 @@ skip_module_without_executorch_path()
 executorch_path = pytest.importorskip("repro.executorch_path")
 
 import torch  # noqa: E402
-from hypothesis import HealthCheck, given, reject, settings  # noqa: E402
+from hypothesis import HealthCheck, example, given, reject, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from tests.outcomes import assert_equals_eager  # noqa: E402
@@ -105,6 +105,8 @@ def runtime_with_openvino():
 @settings(max_examples=FUZZ_EXAMPLES, derandomize=True, database=None, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(program=programs())
+# Found by a deep run: a channels-last clone used only inside once kept its input channels-last.
+@example(program=([False, False, True], [("clone", (2,)), ("abs", (3,))], [(4, None)]))
 def test_random_model_with_the_workaround_equals_eager(pte_dir, program):
     function, exact = build(program)
     inputs = tuple((executorch_path.uniform(*SHAPE) * (k + 1)).to(memory_format=CL if channels_last else

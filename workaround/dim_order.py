@@ -105,7 +105,9 @@ class DefaultDimOrderForOpenvino(ExportPass):
         return value if is_default(order) else self._to_dim_order(value, range(len(order)), meta)
 
     def call_operator(self, op, args, kwargs, meta):
-        if openvino_takes(op) and getattr(op, "_op", op) not in LAYOUT_OPS:
+        # Dim-order ops included: a clone that keeps a channels-last input channels-last then reads
+        # a default-order input and becomes a layout change, which the partitioner keeps off boundaries.
+        if openvino_takes(op):
             args = tuple(self._with_default_order(arg, meta) for arg in args)
         return super().call_operator(op, args, kwargs, meta)
 

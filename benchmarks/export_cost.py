@@ -1,0 +1,117 @@
+"""What the workaround costs at export time.
+
+1. The exclusion on synthetic edge graphs of about 100, 1 000 and 10 000 nodes (chains and fans
+   of elementwise ops, every tenth value also returned through a copy): the stock
+   ``OpenvinoPartitioner.partition`` alone against ``CopySafeOpenvinoPartitioner.partition``
+   (stock + exclusion), alternating on fresh copies of the same program, in one run.
+2. The post-lowering check against the lowering time of the policy model.
+Prints one JSON object and a summary line per measurement.
+
+    python benchmarks/export_cost.py [--sizes 100,1000,10000] [--repeats 5]
+"""
+
+import argparse
+import contextlib
+import copy
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from repro import executorch_path, policy
+
+
+def synthetic(n_ops):
+    """x -> n_ops elementwise ops; each op reads the previous value and, every seventh, an older one
+    (fans); every tenth value is also returned through a clone (a copy that leaves the partition)."""
+
+    def forward(x):
+        values, returned = [x], []
+        for i in range(n_ops):
+            previous = values[-1]
+            value = torch.sin(previous) + values[i // 2] if i % 7 == 0 else torch.cos(previous)
+            if i % 10 == 9:
+                returned.append(value.clone())
+            values.append(value)
+        return (values[-1], *returned)
+
+    return executorch_path.Forward(forward)
+
+
+def edge_program(module, inputs):
+    from executorch.exir import to_edge
+
+    return to_edge(torch.export.export(module, inputs)).exported_program()
+
+
+def time_partition(partitioner, program, repeats):
+    samples = []
+    for _ in range(repeats):
+        fresh = copy.deepcopy(program)
+        started = time.perf_counter()
+        partitioner.partition(fresh)
+        samples.append(time.perf_counter() - started)
+    return samples
+
+
+def partition_cost(n_ops, repeats):
+    from executorch.backends.openvino.partitioner import OpenvinoPartitioner
+    from executorch.exir.backend.backend_details import CompileSpec
+
+    from workaround import CopySafeOpenvinoPartitioner
+
+    started = time.perf_counter()
+    program = edge_program(synthetic(n_ops), (torch.rand(4, 4),))
+    export_seconds = time.perf_counter() - started
+    spec = [CompileSpec("device", b"CPU")]
+    stock, safe = [], []
+    for _ in range(repeats):  # alternate so drift hits both alike
+        stock += time_partition(OpenvinoPartitioner(spec), program, 1)
+        safe += time_partition(CopySafeOpenvinoPartitioner(spec), program, 1)
+    nodes = len(program.graph_module.graph.nodes)
+    return {"ops": n_ops, "graph_nodes": nodes, "export_and_to_edge_s": export_seconds,
+            "stock_partition_s": statistics.median(stock), "copy_safe_partition_s": statistics.median(safe),
+            "ratio": statistics.median(safe) / statistics.median(stock),
+            "copy_safe_us_per_node": statistics.median(safe) / nodes * 1e6}
+
+
+def check_cost(repeats):
+    from workaround import check_program
+
+    case = executorch_path.Case("policy", "policy", policy.Policy().eval(), policy.observation)
+    started = time.perf_counter()
+    program = executorch_path.lower(case, executorch_path.PARTITIONERS["workaround"]()).to_executorch()
+    lowering = time.perf_counter() - started
+    samples = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        check_program(program)
+        samples.append(time.perf_counter() - started)
+    return {"policy_lowering_s": lowering, "check_s": statistics.median(samples),
+            "check_over_lowering": statistics.median(samples) / lowering}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100,1000,10000")
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args(argv)
+    executorch_path.check_runtime()
+    with contextlib.redirect_stdout(sys.stderr):  # the stock partitioner prints every op it rejects
+        partitions = [partition_cost(int(n), args.repeats) for n in args.sizes.split(",")]
+        check = check_cost(args.repeats)
+    print(json.dumps({"benchmark": "export_cost", "partition": partitions, "check": check}, indent=1))
+    for row in partitions:
+        print(f"{row['graph_nodes']} nodes: stock partition {row['stock_partition_s'] * 1e3:.1f} ms, copy-safe "
+              f"{row['copy_safe_partition_s'] * 1e3:.1f} ms ({row['ratio']:.2f}x; "
+              f"{row['copy_safe_us_per_node']:.1f} us/node)", file=sys.stderr)
+    print(f"post-lowering check {check['check_s'] * 1e3:.0f} ms = {check['check_over_lowering']:.1%} of the "
+          f"policy's lowering ({check['policy_lowering_s']:.1f} s)", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
