@@ -7,7 +7,7 @@
 2. The post-lowering check against the lowering time of the policy model.
 Prints one JSON object and a summary line per measurement.
 
-    python benchmarks/export_cost.py [--sizes 100,1000,10000] [--repeats 5]
+    python benchmarks/export_cost.py [--sizes 100,1000,10000] [--repeats 3]
 """
 
 import argparse
@@ -98,7 +98,7 @@ def check_cost(repeats):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000,10000")
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
     executorch_path.check_runtime()
     with contextlib.redirect_stdout(sys.stderr):  # the stock partitioner prints every op it rejects
