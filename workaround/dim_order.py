@@ -39,9 +39,22 @@ class DimOrderError(ValueError):
     """A tensor would cross an OpenVINO partition boundary in a non-default dim order."""
 
 
+def contiguous_strides(shape):
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= size
+    return tuple(reversed(strides))
+
+
 def dim_order(value):
-    """The dim order of a (fake) tensor, or None for anything else."""
-    return tuple(value.dim_order()) if isinstance(value, torch.Tensor) else None
+    """The dim order of a (fake) tensor, or None for anything else. Tensor.dim_order() costs ~40 us
+    on a fake tensor, so the common contiguous case is recognised from the strides first."""
+    if not isinstance(value, torch.Tensor):
+        return None
+    if tuple(value.stride()) == contiguous_strides(value.shape):
+        return tuple(range(value.dim()))
+    return tuple(value.dim_order())
 
 
 def is_default(order):
