@@ -11,15 +11,14 @@ raw numpy copy of the frame's bytes, for scale. Prints one JSON object and a sum
 
 import argparse
 import json
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.timing import interleaved_timings, load
 from repro import executorch_path
 
 
@@ -34,26 +33,6 @@ class ConvStack(torch.nn.Module):
         return self.layers(x)
 
 
-def loaded_method(module, frame, partitioner):
-    from executorch.runtime import Runtime
-
-    case = executorch_path.Case("bench", "bench", module, lambda: (frame,))
-    program = executorch_path.lower(case, executorch_path.PARTITIONERS[partitioner]()).to_executorch()
-    loaded = Runtime.get().load_program(program.buffer)
-    return loaded, loaded.load_method("forward"), len(program.executorch_program.execution_plan[0].delegates)
-
-
-def interleaved_timings(runners, repeats):
-    times = {name: [] for name in runners}
-    for _ in range(repeats):
-        for name, run in runners.items():
-            started = time.perf_counter()
-            run()
-            times[name].append((time.perf_counter() - started) * 1e3)
-    return {name: {"median_ms": statistics.median(t), "p10_ms": float(np.percentile(t, 10)),
-                   "p90_ms": float(np.percentile(t, 90))} for name, t in times.items()}
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=200)
@@ -63,15 +42,14 @@ def main(argv=None):
     module = ConvStack().eval()
     contiguous = torch.rand(1, 3, args.size, args.size, generator=torch.Generator().manual_seed(1))
     channels_last = contiguous.to(memory_format=torch.channels_last)
-    kept = {}  # programs must outlive their methods
-    kept["workaround"], workaround, delegates_a = loaded_method(module, channels_last, "workaround")
-    kept["stock"], stock, delegates_b = loaded_method(module, contiguous, "stock")
-    expected = module(contiguous)
-    error = float((workaround.execute([channels_last])[0] - expected).abs().max())
+    keep = []
+    workaround, delegates_a = load(module, (channels_last,), "workaround", keep)
+    stock, delegates_b = load(module, (contiguous,), "stock", keep)
+    error = float((workaround()[0] - module(contiguous)).abs().max())
     source, target = contiguous.numpy(), np.empty_like(contiguous.numpy())
     timings = interleaved_timings({
-        "workaround_channels_last": lambda: workaround.execute([channels_last]),
-        "stock_contiguous": lambda: stock.execute([contiguous]),
+        "workaround_channels_last": workaround,
+        "stock_contiguous": stock,
         "raw_copy_of_frame": lambda: np.copyto(target, source),
     }, args.repeats)
     ratio = timings["workaround_channels_last"]["median_ms"] / timings["stock_contiguous"]["median_ms"]

@@ -15,15 +15,14 @@ Prints one JSON object and a summary line per model.
 
 import argparse
 import json
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.timing import interleaved_timings, load
 from repro import executorch_path, policy
 
 
@@ -59,17 +58,6 @@ MODELS = {
 }
 
 
-def load(function, inputs, partitioner, keep):
-    from executorch.runtime import Runtime
-
-    case = executorch_path.Case("bench", "bench", function, lambda: inputs)
-    buffer = executorch_path.lower(case, executorch_path.PARTITIONERS[partitioner]()).to_executorch().buffer
-    program = Runtime.get().load_program(buffer)
-    keep.append(program)  # a method must not outlive its program
-    method = program.load_method("forward")
-    return lambda: method.execute(list(inputs))
-
-
 def raw_copy(tensors):
     sources = [t.contiguous().numpy() for t in tensors]
     targets = [np.empty_like(s) for s in sources]
@@ -81,29 +69,17 @@ def raw_copy(tensors):
     return copy
 
 
-def summarize(samples):
-    return {"median_ms": statistics.median(samples), "p10_ms": float(np.percentile(samples, 10)),
-            "p90_ms": float(np.percentile(samples, 90))}
-
-
 def measure(name, repeats):
     model, floor_model, make_inputs, moved = MODELS[name]
     inputs = make_inputs()
     keep = []
-    runners = {
-        "workaround": load(model, inputs, "workaround", keep),
-        "delegated_part": load(floor_model, inputs, "workaround", keep),
+    stats = interleaved_timings({
+        "workaround": load(model, inputs, "workaround", keep)[0],
+        "delegated_part": load(floor_model, inputs, "workaround", keep)[0],
         "raw_copy": raw_copy(moved(inputs)),
-        "stock": load(model, inputs, "stock", keep),
+        "stock": load(model, inputs, "stock", keep)[0],
         "eager": lambda: model(*inputs),
-    }
-    samples = {key: [] for key in runners}
-    for _ in range(repeats):
-        for key, run in runners.items():
-            started = time.perf_counter()
-            run()
-            samples[key].append((time.perf_counter() - started) * 1e3)
-    stats = {key: summarize(values) for key, values in samples.items()}
+    }, repeats)
     floor = stats["delegated_part"]["median_ms"] + stats["raw_copy"]["median_ms"]
     extra = stats["workaround"]["median_ms"] - stats["delegated_part"]["median_ms"]
     return {"model": name, "moved_bytes": sum(t.numel() * t.element_size() for t in moved(inputs)),

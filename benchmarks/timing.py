@@ -1,0 +1,38 @@
+"""Shared by the benchmarks: loading a lowered program into the real runtime, and timing
+candidates interleaved in one process (each repetition runs every candidate once, so drift
+and noise on a 2-core machine hit all of them alike), reported as median and 10th/90th
+percentiles."""
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from repro import executorch_path
+
+
+def load(function, inputs, partitioner, keep):
+    """(run, delegate count) for ``function`` lowered with the named partitioner; the loaded
+    program is appended to ``keep`` because a method must not outlive its program."""
+    from executorch.runtime import Runtime
+
+    case = executorch_path.Case("bench", "bench", function, lambda: inputs)
+    program = executorch_path.lower(case, executorch_path.PARTITIONERS[partitioner]()).to_executorch()
+    loaded = Runtime.get().load_program(program.buffer)
+    keep.append(loaded)
+    method = loaded.load_method("forward")
+    return (lambda: method.execute(list(inputs))), len(program.executorch_program.execution_plan[0].delegates)
+
+
+def interleaved_timings(runners, repeats):
+    samples = {name: [] for name in runners}
+    for _ in range(repeats):
+        for name, run in runners.items():
+            started = time.perf_counter()
+            run()
+            samples[name].append((time.perf_counter() - started) * 1e3)
+    return {name: {"median_ms": statistics.median(values), "p10_ms": float(np.percentile(values, 10)),
+                   "p90_ms": float(np.percentile(values, 90))} for name, values in samples.items()}
