@@ -86,7 +86,7 @@ def depends_on_itself(graph, tag):
 
 
 class ChosenNodes(OperatorSupportBase):
-    """Supports exactly the nodes given: the stock partitioner's choice minus the excluded copies."""
+    """Supports exactly the nodes given: the stock partitioner's choice minus what was excluded."""
 
     def __init__(self, nodes):
         self.nodes = nodes
