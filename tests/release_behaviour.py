@@ -84,12 +84,14 @@ _STOCK_WRONG = {
     "input_read_after_delegate": f"{_PASS_THROUGH}; OpenVINO overwrote x's planned buffer, so atan2 reads junk",
 }
 _CONTIGUOUS = "the runtime hands OpenVINO the channels-last buffer as if it were contiguous"
+_WRITTEN_CONTIGUOUS = "OpenVINO writes the channels-last output buffer as if it were contiguous"
 _STOCK_WRONG |= {
-    "channels_last_output": "OpenVINO writes the channels-last output buffer as if it were contiguous",
+    "channels_last_output": _WRITTEN_CONTIGUOUS,
+    "channels_last_output_dim_order_off": _WRITTEN_CONTIGUOUS,
     "conv_channels_last_input": _CONTIGUOUS,
     "conv_channels_last_input_float16": _CONTIGUOUS,
     "conv_3x3_channels_last_input": _CONTIGUOUS,
-    "conv_output_to_channels_last": "OpenVINO writes the channels-last output buffer as if it were contiguous",
+    "conv_output_to_channels_last": _WRITTEN_CONTIGUOUS,
     "max_pool_channels_last_input": _CONTIGUOUS,
     "permute_channels_last_input": _CONTIGUOUS,
     "reshape_channels_last_input": _CONTIGUOUS,

@@ -155,8 +155,11 @@ def refuse_non_default_boundaries(graph, partition_of):
     if found:
         node, order, direction, tag = found[0]
         what = aten_op(node) if node.op == "call_function" else node.op
+        fix = ("Keep dim order on (do not pass EdgeCompileConfig(_skip_dim_order=True)) and add "
+               "workaround.DefaultDimOrderForOpenvino() to transform_passes." if lowered_without_dim_order(graph)
+               else "Add workaround.DefaultDimOrderForOpenvino() to "
+                    "to_edge_transform_and_lower(..., transform_passes=[...]).")
         raise DimOrderError(
             f"node '{node.name}' ({what}) {direction} OpenVINO "
             f"partition {tag} in dim order {list(order)}; ExecuTorch's OpenVINO runtime would hand it over as "
-            "contiguous and the values would be wrong. Add workaround.DefaultDimOrderForOpenvino() to "
-            f"to_edge_transform_and_lower(..., transform_passes=[...]). ({len(found)} such crossing(s).)")
+            f"contiguous and the values would be wrong. {fix} ({len(found)} such crossing(s).)")
