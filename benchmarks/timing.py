@@ -4,14 +4,11 @@ and noise on a 2-core machine hit all of them alike), reported as median and 10t
 percentiles."""
 
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from repro import executorch_path
+from repro import executorch_path  # the scripts importing this module put the project root on the path
 
 
 def load(function, inputs, partitioner, keep):
