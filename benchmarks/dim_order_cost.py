@@ -19,7 +19,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.timing import interleaved_timings, load
-from repro import executorch_path
+from repro import lowering
 
 
 class ConvStack(torch.nn.Module):
@@ -38,7 +38,7 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=200)
     parser.add_argument("--size", type=int, default=224)
     args = parser.parse_args(argv)
-    executorch_path.check_runtime()
+    lowering.check_runtime()
     module = ConvStack().eval()
     contiguous = torch.rand(1, 3, args.size, args.size, generator=torch.Generator().manual_seed(1))
     channels_last = contiguous.to(memory_format=torch.channels_last)

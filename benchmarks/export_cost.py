@@ -22,7 +22,7 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from repro import executorch_path, policy
+from repro import catalogue, lowering, policy
 
 
 def synthetic(n_ops):
@@ -39,7 +39,7 @@ def synthetic(n_ops):
             values.append(value)
         return (values[-1], *returned)
 
-    return executorch_path.Forward(forward)
+    return catalogue.Forward(forward)
 
 
 def edge_program(module, inputs):
@@ -80,17 +80,17 @@ def partition_cost(n_ops, repeats):
 def check_cost(repeats):
     from workaround import check_program
 
-    case = executorch_path.Case("policy", "policy", policy.Policy().eval(), policy.observation)
+    case = catalogue.Case("policy", "policy", policy.Policy().eval(), policy.observation)
     started = time.perf_counter()
-    program = executorch_path.lower(case, executorch_path.PARTITIONERS["workaround"]()).to_executorch()
-    lowering = time.perf_counter() - started
+    program = lowering.lower(case, lowering.PARTITIONERS["workaround"]()).to_executorch()
+    lowering_s = time.perf_counter() - started
     samples = []
     for _ in range(repeats):
         started = time.perf_counter()
         check_program(program)
         samples.append(time.perf_counter() - started)
-    return {"policy_lowering_s": lowering, "check_s": statistics.median(samples),
-            "check_over_lowering": statistics.median(samples) / lowering}
+    return {"policy_lowering_s": lowering_s, "check_s": statistics.median(samples),
+            "check_over_lowering": statistics.median(samples) / lowering_s}
 
 
 def main(argv=None):
@@ -98,7 +98,7 @@ def main(argv=None):
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
-    executorch_path.check_runtime()
+    lowering.check_runtime()
     with contextlib.redirect_stdout(sys.stderr):  # the stock partitioner prints every op it rejects
         partitions = [partition_cost(int(n), args.repeats) for n in args.sizes.split(",")]
         check = check_cost(args.repeats)

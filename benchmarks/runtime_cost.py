@@ -23,7 +23,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.timing import interleaved_timings, load
-from repro import executorch_path, policy
+from repro import lowering, policy
 
 
 def upstream(x):
@@ -94,7 +94,7 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=50)
     parser.add_argument("--models", default=",".join(MODELS))
     args = parser.parse_args(argv)
-    executorch_path.check_runtime()
+    lowering.check_runtime()
     results = [measure(name, args.repeats) for name in args.models.split(",")]
     print(json.dumps({"benchmark": "runtime_cost", "repeats": args.repeats, "results": results}, indent=1))
     for r in results:

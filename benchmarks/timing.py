@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 
-from repro import executorch_path  # the scripts importing this module put the project root on the path
+from repro import catalogue, lowering  # the scripts importing this module put the project root on the path
 
 
 def load(function, inputs, partitioner, keep):
@@ -16,8 +16,8 @@ def load(function, inputs, partitioner, keep):
     program is appended to ``keep`` because a method must not outlive its program."""
     from executorch.runtime import Runtime
 
-    case = executorch_path.Case("bench", "bench", function, lambda: inputs)
-    program = executorch_path.lower(case, executorch_path.PARTITIONERS[partitioner]()).to_executorch()
+    case = catalogue.Case("bench", "bench", function, lambda: inputs)
+    program = lowering.lower(case, lowering.PARTITIONERS[partitioner]()).to_executorch()
     loaded = Runtime.get().load_program(program.buffer)
     keep.append(loaded)
     method = loaded.load_method("forward")

@@ -11,12 +11,12 @@ from tests.release_behaviour import EXECUTORCH_FIRST_RELEASE, installed_openvino
 def executorch_path_problem():
     """Why the ExecuTorch path cannot run here, measured by lowering the upstream example, or None."""
     try:
-        from repro import executorch_path
+        from repro import catalogue, lowering
     except ImportError as error:
         return os.environ.get("EXECUTORCH_UNAVAILABLE") or f"the ExecuTorch stack is not importable: {error}"
-    executorch_path.check_runtime()
+    lowering.check_runtime()
     try:
-        executorch_path.lower(executorch_path.CASES["upstream_clone_sin"], executorch_path.stock_partitioner())
+        lowering.lower(catalogue.CASES["upstream_clone_sin"], lowering.stock_partitioner())
     except Exception as error:
         lines = [line.strip() for line in str(error).splitlines() if line.strip()]
         reason = next((line for line in lines if "No conversion rule" in line), lines[0] if lines else repr(error))
@@ -45,35 +45,47 @@ def pte_dir(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def lowered_case(pte_dir):
-    """record(case, partitioner) -> the catalogue case lowered, saved as .pte, run in the real runtime
-    and replayed; made once per session."""
-    from repro import executorch_path
+def runners():
+    """{load: ProgramRunner}: the real runtime in child processes, loading from bytes and by path."""
+    from repro.executorch_path import GATE_LOADS
+    from repro.lowering import check_runtime
+    from repro.program_runner import ProgramRunner
 
-    executorch_path.check_runtime()
+    check_runtime()
+    started = {load: ProgramRunner(load) for load in GATE_LOADS}
+    yield started
+    for runner in started.values():
+        runner.close()
+
+
+@pytest.fixture(scope="session")
+def lowered_case(pte_dir, runners):
+    """record(case, partitioner) -> the catalogue case lowered, saved as .pte, run in the real runtime
+    from bytes and by path, and replayed; made once per session."""
+    from repro import executorch_path
+    from repro.catalogue import CASES
 
     @functools.cache
     def record(case, partitioner="stock"):
-        return executorch_path.run_case(executorch_path.CASES[case], partitioner, pte_dir, with_replay=True)
+        return executorch_path.run_case(CASES[case], partitioner, runners, pte_dir, with_replay=True)
 
     return record
 
 
 @pytest.fixture(scope="session")
-def execute_layer_test(pte_dir):
+def execute_layer_test(pte_dir, runners):
     """Like ExecuTorch's BaseOpenvinoOpTest.execute_layer_test, for any function and inputs:
     lower (optionally with a compile_config), run in the real runtime, assert equal to eager
     (copies exactly, the rest within ``atol``), the delegate count, and a clean post-lowering check."""
     from repro import executorch_path
+    from repro.catalogue import COMPUTE_ATOL, Case
     from workaround import check_program
 
-    executorch_path.check_runtime()
-
     def run(function, inputs, *, partitioner="workaround", compile_config=None, exact_outputs=(),
-            atol=executorch_path.COMPUTE_ATOL, expected_delegates=None, name="layer_test"):
-        case = executorch_path.Case(name, name, function, lambda: tuple(t.clone() for t in inputs),
-                                    exact_outputs=exact_outputs, atol=atol)
-        record = executorch_path.run_case(case, partitioner, pte_dir, config=compile_config)
+            atol=COMPUTE_ATOL, expected_delegates=None, name="layer_test"):
+        case = Case(name, name, function, lambda: tuple(t.clone() for t in inputs),
+                    exact_outputs=exact_outputs, atol=atol)
+        record = executorch_path.run_case(case, partitioner, runners, pte_dir, config=compile_config)
         assert_equals_eager(record)
         if expected_delegates is not None:
             assert record["delegates"] == expected_delegates, record

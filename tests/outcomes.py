@@ -1,8 +1,8 @@
 """Turning a case record from repro/executorch_path.py into an assertion.
 
-The two failure kinds are distinct exception types so that a strict xfail can name
-exactly the failure it expects: a case known to give wrong values must not pass as
-"expected failure" when it crashes instead.
+The failure kinds are distinct exception types so that a strict xfail can name exactly
+the failure it expects: a case known to give wrong values must not pass as "expected
+failure" when it crashes instead, nor the other way round.
 """
 
 import pytest
@@ -16,21 +16,33 @@ class WrongValues(AssertionError):
     """The program ran but an output differs from eager PyTorch beyond its tolerance."""
 
 
+class Crashed(AssertionError):
+    """The process running the program died (e.g. SIGSEGV) or hung."""
+
+
 class LoweringFailed(AssertionError):
     """to_edge_transform_and_lower or to_executorch raised (or the workaround refused the model)."""
 
 
-def assert_equals_eager(record):
+def assert_equals_eager(record, loads=None):
+    """Every load of the record's program (or those named) ran and equals eager PyTorch."""
     if record["outcome"] in ("lowering_failed", "refused"):
         raise LoweringFailed(f"{record['outcome']}: {record['lowering_error']}")
-    assert record["outcome"] != "runtime_failed", record["runtime_error"]
-    wrong = [row for row in record["outputs"] if not row["ok"]]
-    if wrong:
-        raise WrongValues(f"{record['case']} ({record['partitioner']} partitioner): outputs differ from "
-                          f"eager: {wrong}")
+    for load in loads or record["runs"]:
+        run = record["runs"][load]
+        where = f"{record['case']} ({record['partitioner']} partitioner, loaded from {load})"
+        if run["outcome"] in ("crashed", "timed_out"):
+            raise Crashed(f"{where}: {run['detail']}")
+        assert run["outcome"] != "runtime_failed", f"{where}: {run['detail']}"
+        if wrong := [row for row in run["outputs"] if not row["ok"]]:
+            raise WrongValues(f"{where}: outputs differ from eager: {wrong}")
+
+
+EXPECTED_RAISES = {"wrong": WrongValues, "lowering_failed": LoweringFailed,
+                   "crashed_or_wrong": (Crashed, WrongValues)}
 
 
 def expected_failure(outcome, why):
     """A strict xfail for a case the table says fails, naming what is wrong and what a pass means."""
-    raises = {"wrong": WrongValues, "lowering_failed": LoweringFailed}[outcome]
-    return pytest.mark.xfail(raises=raises, strict=True, reason=f"{outcome}: {why}. {UPSTREAM_CHANGED}")
+    return pytest.mark.xfail(raises=EXPECTED_RAISES[outcome], strict=True,
+                             reason=f"{outcome}: {why}. {UPSTREAM_CHANGED}")

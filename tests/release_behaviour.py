@@ -104,9 +104,28 @@ _STOCK_LOWERING_FAILS = {
 }
 
 
-def stock_outcome(case, release=None):
-    """("correct" | "wrong" | "lowering_failed", why) for a catalogue case with the stock partitioner."""
+# Loaded by path: ExecuTorch 1.5.1's OpenVINO backend frees each delegate's blob right after
+# ov_core_import_model; from this release the import no longer copies it and the CPU plugin reads
+# the constants it does not repack (biases, eltwise operands) in place: a crash, or wrong values once
+# the freed pages are reused. Loaded from bytes nothing is freed. Measured: 2026.3.1 and older fine.
+BY_PATH_USE_AFTER_FREE_FROM = Version("2026.4.0")
+# Measured on 2026.4.1 (stock, by path): every other catalogue case runs by path as it does from bytes,
+# including conv_without_bias (weights are repacked at import) and sin(x) * 2 (a float scalar).
+_READS_A_CONSTANT_IN_PLACE = {
+    "conv_bias_relu", "linear_bias", "multiply_by_buffer", "int64_clone",  # int64: y + 1, an eltwise operand
+    "conv_channels_last_input", "conv_channels_last_input_float16", "conv_3x3_channels_last_input",
+    "conv_output_to_channels_last",
+}
+_USE_AFTER_FREE = ("by path the backend has freed the blob whose constants OpenVINO reads in place "
+                   "(use-after-free: crash, or wrong values once the pages are reused)")
+
+
+def stock_outcome(case, load="bytes", release=None):
+    """("correct" | "wrong" | "lowering_failed" | "crashed_or_wrong", why) for a catalogue case with the
+    stock partitioner, its program loaded from bytes or by path."""
     release = release or installed_openvino()
+    if load != "bytes" and case in _READS_A_CONSTANT_IN_PLACE and release >= BY_PATH_USE_AFTER_FREE_FROM:
+        return "crashed_or_wrong", _USE_AFTER_FREE
     if case in ("detach", "full_slice", "transpose_0_0") and release < ALIAS_COPY_DELEGATED_FROM:
         return "correct", "alias_copy is not delegated before 2025.4, so ExecuTorch makes the copy"
     if case in _STOCK_WRONG:

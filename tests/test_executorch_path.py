@@ -18,24 +18,28 @@ from tests.release_behaviour import ALIAS_COPY_DELEGATED_FROM, installed_openvin
 
 skip_module_without_executorch_path()
 executorch_path = pytest.importorskip("repro.executorch_path")
+from repro.catalogue import CASES  # noqa: E402
+
 pytestmark = pytest.mark.executorch
 
 CLONE_OPS = {"aten.clone.default", "dim_order_ops._clone_dim_order.default"}
 
 
 def stock_cases():
-    for name in executorch_path.CASES:
-        outcome, why = stock_outcome(name)
-        yield pytest.param(name, id=name, marks=[] if outcome == "correct" else [expected_failure(outcome, why)])
+    for name in CASES:
+        for load in executorch_path.GATE_LOADS:
+            outcome, why = stock_outcome(name, load)
+            yield pytest.param(name, load, id=f"{name}-{load}",
+                               marks=[] if outcome == "correct" else [expected_failure(outcome, why)])
 
 
-@pytest.mark.parametrize("case", stock_cases())
-def test_stock_partitioner_equals_eager(lowered_case, case):
-    assert_equals_eager(lowered_case(case))
+@pytest.mark.parametrize(("case", "load"), stock_cases())
+def test_stock_partitioner_equals_eager(lowered_case, case, load):
+    assert_equals_eager(lowered_case(case), loads=[load])
 
 
 def replayable_cases():
-    return [name for name in executorch_path.CASES if stock_outcome(name)[0] != "lowering_failed"]
+    return [name for name in CASES if stock_outcome(name)[0] != "lowering_failed"]
 
 
 @pytest.mark.parametrize("case", replayable_cases())

@@ -20,11 +20,11 @@ from tests.conftest import skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 executorch_path = pytest.importorskip("repro.executorch_path")
-
 import torch  # noqa: E402
 from hypothesis import HealthCheck, example, given, reject, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from repro import catalogue  # noqa: E402
 from tests.outcomes import assert_equals_eager  # noqa: E402
 from workaround import check_program  # noqa: E402
 
@@ -97,27 +97,22 @@ def copy_of_input_at(steps, n_inputs, index):
     return True
 
 
-@pytest.fixture(scope="module", autouse=True)
-def runtime_with_openvino():
-    executorch_path.check_runtime()
-
-
 @settings(max_examples=FUZZ_EXAMPLES, derandomize=True, database=None, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(program=programs())
 # Found by a deep run: a channels-last clone used only inside once kept its input channels-last.
 @example(program=([False, False, True], [("clone", (2,)), ("abs", (3,))], [(4, None)]))
-def test_random_model_with_the_workaround_equals_eager(pte_dir, program):
+def test_random_model_with_the_workaround_equals_eager(pte_dir, runners, program):
     function, exact = build(program)
-    inputs = tuple((executorch_path.uniform(*SHAPE) * (k + 1)).to(memory_format=CL if channels_last else
+    inputs = tuple((catalogue.uniform(*SHAPE) * (k + 1)).to(memory_format=CL if channels_last else
                                                                   torch.contiguous_format)
                    for k, channels_last in enumerate(program[0]))
     magnitude = max(float(out.abs().max()) for out in function(*inputs))
-    case = executorch_path.Case("fuzz", "fuzz", function, lambda: tuple(t.clone() for t in inputs),
-                                exact_outputs=exact, atol=1e-5 * max(1.0, magnitude))
-    record = executorch_path.run_case(case, "workaround", pte_dir)
+    case = catalogue.Case("fuzz", "fuzz", function, lambda: tuple(t.clone() for t in inputs),
+                          exact_outputs=exact, atol=1e-5 * max(1.0, magnitude))
+    record = executorch_path.run_case(case, "workaround", runners, pte_dir)
     if record["outcome"] == "runtime_failed" and \
-            executorch_path.run_case(case, "none")["outcome"] == "runtime_failed":
+            executorch_path.run_case(case, "none", runners, pte_dir)["outcome"] == "runtime_failed":
         reject()  # ExecuTorch cannot run this model even without OpenVINO (e.g. alias_copy of channels-last)
     assert_equals_eager(record)
     assert check_program(record["pte"]) == []

@@ -10,13 +10,13 @@ import pytest
 from tests.conftest import skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
-executorch_path = pytest.importorskip("repro.executorch_path")
-
+lowering = pytest.importorskip("repro.lowering")
 import torch  # noqa: E402
 from executorch.backends.openvino.partitioner import OpenvinoPartitioner  # noqa: E402
 from executorch.exir import to_edge  # noqa: E402
 from executorch.exir.backend.backend_details import CompileSpec  # noqa: E402
 
+from repro import catalogue  # noqa: E402
 from workaround import CopySafeOpenvinoPartitioner, DefaultDimOrderForOpenvino, UnsafeCopyError  # noqa: E402
 from workaround.copy_ops import PASS_THROUGH_COPY_OPS, aten_op  # noqa: E402
 from workaround.dim_order import non_default_boundary_tensors  # noqa: E402
@@ -32,9 +32,9 @@ CONV = "aten.convolution.default"
 def tagged(function, inputs, partitioner_class=CopySafeOpenvinoPartitioner, skip_dim_order=False):
     """(edge program after partitioning, partition tags): to_edge and the workaround's boundary pass
     (the stock partitioner gets the plain edge program), then the partitioner's tagging only."""
-    case = executorch_path.Case("graph", "graph", function, lambda: inputs, skip_dim_order=skip_dim_order)
+    case = catalogue.Case("graph", "graph", function, lambda: inputs, skip_dim_order=skip_dim_order)
     exported = torch.export.export(case.module(), inputs)
-    edge = to_edge(exported, compile_config=executorch_path.compile_config(case))
+    edge = to_edge(exported, compile_config=lowering.compile_config(case))
     if partitioner_class is CopySafeOpenvinoPartitioner:
         edge = edge.transform([DefaultDimOrderForOpenvino()])
     program = edge.exported_program()
@@ -46,10 +46,10 @@ def membership(program):
     """{"outside": sorted op names, "partitions": sorted lists of op names} by op identity."""
     partitions, outside = {}, []
     for node in program.graph_module.graph.nodes:
-        if node.op != "call_function" or executorch_path.op_name(node) == "getitem":
+        if node.op != "call_function" or lowering.op_name(node) == "getitem":
             continue
         tag = partition_of(node)
-        (partitions.setdefault(tag, []) if tag else outside).append(executorch_path.op_name(node))
+        (partitions.setdefault(tag, []) if tag else outside).append(lowering.op_name(node))
     return {"outside": sorted(outside), "partitions": sorted(sorted(ops) for ops in partitions.values())}
 
 
@@ -83,7 +83,7 @@ EXPECTED = {
 
 
 def catalogue_tagged(name):
-    case = executorch_path.CASES[name]
+    case = catalogue.CASES[name]
     return tagged(case.function, case.inputs(), skip_dim_order=case.skip_dim_order)
 
 
@@ -104,7 +104,7 @@ def test_no_copy_leaves_and_no_boundary_is_non_default_and_no_partition_depends_
 
 
 def test_copy_used_only_inside_keeps_the_stock_delegate_count():
-    case = executorch_path.CASES["clone_used_inside"]
+    case = catalogue.CASES["clone_used_inside"]
     _, stock_tags = tagged(case.function, case.inputs(), OpenvinoPartitioner)
     program, tags = tagged(case.function, case.inputs())
     assert len(tags) == len(stock_tags) == 1
@@ -121,7 +121,7 @@ def chain_of_copies(x):
 
 
 def test_chain_of_copies_leaves_whole():
-    program, _ = tagged(chain_of_copies, (executorch_path.uniform(2, 3),))
+    program, _ = tagged(chain_of_copies, (catalogue.uniform(2, 3),))
     assert membership(program) == {"outside": sorted([CLONE, ALIAS, ALIAS, CLONE]), "partitions": [[SIN]]}
 
 
@@ -133,9 +133,9 @@ def copy_used_inside_and_outside(x):
 
 
 def test_copy_used_inside_and_outside_splits_the_partition_instead_of_a_cycle():
-    stock_program, _ = tagged(copy_used_inside_and_outside, (executorch_path.uniform(2, 3),), OpenvinoPartitioner)
+    stock_program, _ = tagged(copy_used_inside_and_outside, (catalogue.uniform(2, 3),), OpenvinoPartitioner)
     assert len(membership(stock_program)["partitions"]) == 1
-    program, tags = tagged(copy_used_inside_and_outside, (executorch_path.uniform(2, 3),))
+    program, tags = tagged(copy_used_inside_and_outside, (catalogue.uniform(2, 3),))
     assert membership(program) == {"outside": [CLONE], "partitions": [
         sorted([ADD, "aten.mul.Tensor", TO_DIM_ORDER]), [SIN]]}
     assert not any(depends_on_itself(program.graph_module.graph, tag) for tag in tags)
@@ -151,7 +151,7 @@ def partitions_around_an_unsupported_op(x):
 
 
 def test_copies_leaving_any_of_several_partitions_are_excluded():
-    program, tags = tagged(partitions_around_an_unsupported_op, (executorch_path.uniform(2, 3),))
+    program, tags = tagged(partitions_around_an_unsupported_op, (catalogue.uniform(2, 3),))
     assert len(tags) == 2
     assert membership(program) == {
         "outside": sorted([CLONE, CLONE, "aten.atan2.default"]),
@@ -174,7 +174,7 @@ def test_every_listed_op_is_recognised_as_a_copy_by_identity(op):
 
 
 def test_layout_changing_copy_with_dim_order_off_is_refused_with_a_clear_error():
-    case = executorch_path.CASES["clone_channels_last_dim_order_off"]
+    case = catalogue.CASES["clone_channels_last_dim_order_off"]
     with pytest.raises(UnsafeCopyError) as error:
         catalogue_tagged(case.name)
     message = str(error.value)

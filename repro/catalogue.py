@@ -1,0 +1,192 @@
+"""The models the ExecuTorch path runs: each a small function, its seeded inputs, and what to expect of it.
+
+A case names which outputs are pure copies (compared bit for bit) and the tolerance of the
+others. Grouped by the bug they exercise: pass-through copies, dim order at partition
+boundaries, and constants the CPU plugin reads in place (the by-path use-after-free).
+"""
+
+from dataclasses import dataclass
+
+import torch
+
+SEED = 0
+COMPUTE_ATOL = 1e-5  # elementwise ops run in f32 here; the bug shows as differences of ~1
+
+
+
+def uniform(*shape, dtype=torch.float32, channels_last=False):
+    """Seeded values in [0.5, 1.5): far from the zeros a stale buffer usually holds."""
+    values = torch.rand(*shape, generator=torch.Generator().manual_seed(SEED)) + 0.5
+    values = values.to(dtype)
+    return values.to(memory_format=torch.channels_last) if channels_last else values
+
+
+def integers(*shape):
+    return torch.randint(1, 100, shape, generator=torch.Generator().manual_seed(SEED))
+
+
+def booleans(*shape):
+    return torch.rand(*shape, generator=torch.Generator().manual_seed(SEED)) > 0.3
+
+
+class Forward(torch.nn.Module):
+    """A module whose forward is the case's function, so each case fits on one line."""
+
+    def __init__(self, function):
+        super().__init__()
+        self.function = function
+
+    def forward(self, *inputs):
+        return self.function(*inputs)
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    what: str
+    function: object
+    inputs: object  # () -> tuple of tensors
+    exact_outputs: tuple = ()  # indices of outputs that are pure copies: compared with tolerance 0
+    atol: float = COMPUTE_ATOL  # for the other outputs
+    skip_dim_order: bool = False  # EdgeCompileConfig(_skip_dim_order=True): clone stays aten.clone
+
+    def module(self):
+        return Forward(self.function).eval()
+
+
+def _copy_then_sin(copy):
+    def function(x):
+        y = copy(x)
+        return y, torch.sin(y)
+
+    return function
+
+
+def _sin_and_its_copy(x):
+    s = torch.sin(x)
+    return s, s.clone()
+
+
+def seeded(module_class, *args):
+    """A layer with weights drawn from SEED, in eval mode."""
+    with torch.random.fork_rng():
+        torch.manual_seed(SEED)
+        return module_class(*args).eval()
+
+
+CL = torch.channels_last
+CONV_ATOL = 1e-2  # OpenVINO runs convolutions and matmuls in bf16 on this CPU (AMX); the layout bug gives ~1
+CONV = seeded(torch.nn.Conv2d, 3, 3, 1)
+CONV_F16 = seeded(torch.nn.Conv2d, 3, 3, 1).half()
+CONV_3X3 = seeded(torch.nn.Conv2d, 3, 4, 3)
+
+
+def image(dtype=torch.float32, channels_last=True):
+    return uniform(1, 3, 4, 4, dtype=dtype, channels_last=channels_last)
+
+
+CATALOGUE = [
+    Case("upstream_clone_sin", "y = x.clone(); return y, sin(y)",
+         _copy_then_sin(torch.clone), lambda: (uniform(2, 3),), exact_outputs=(0,)),
+    Case("detach", "y = x.detach(); return y, sin(y)  (edge: alias_copy)",
+         _copy_then_sin(torch.Tensor.detach), lambda: (uniform(2, 3),), exact_outputs=(0,)),
+    Case("full_slice", "y = x[:, :]; return y, sin(y)  (edge: alias_copy)",
+         _copy_then_sin(lambda x: x[:, :]), lambda: (uniform(2, 3),), exact_outputs=(0,)),
+    Case("clone_clone", "y = x.clone().clone(); return y, sin(y)",
+         _copy_then_sin(lambda x: x.clone().clone()), lambda: (uniform(2, 3),), exact_outputs=(0,)),
+    Case("alias_copy", "y = aten.alias_copy(x); return y, sin(y)  (export adds a clone after it)",
+         _copy_then_sin(torch.ops.aten.alias_copy), lambda: (uniform(2, 3),), exact_outputs=(0,)),
+    Case("transpose_0_0", "y = x.transpose(0, 0); return y, sin(y)  (edge: alias_copy)",
+         _copy_then_sin(lambda x: x.transpose(0, 0)), lambda: (uniform(2, 3),), exact_outputs=(0,)),
+    Case("dropout_eval", "y = dropout(x, training=False); return y, sin(y)  (edge: _clone_dim_order)",
+         _copy_then_sin(lambda x: torch.nn.functional.dropout(x, training=False)), lambda: (uniform(2, 3),),
+         exact_outputs=(0,)),
+    Case("clone_only", "return x.clone()",
+         torch.clone, lambda: (uniform(2, 3),), exact_outputs=(0,)),
+    Case("two_inputs", "return x.clone(), z.clone(), x + z",
+         lambda x, z: (x.clone(), z.clone(), x + z), lambda: (uniform(2, 3), uniform(2, 3) * 2),
+         exact_outputs=(0, 1)),
+    Case("clone_channels_last", "y = x.clone(memory_format=channels_last); return y, sin(y)",
+         _copy_then_sin(lambda x: x.clone(memory_format=CL)), lambda: (uniform(1, 3, 4, 4),),
+         exact_outputs=(0,)),
+    Case("clone_channels_last_dim_order_off", "the same, lowered with dim order off",
+         _copy_then_sin(lambda x: x.clone(memory_format=CL)), lambda: (uniform(1, 3, 4, 4),),
+         exact_outputs=(0,), skip_dim_order=True),
+    Case("clone_used_inside", "return sin(x.clone()) + 1  (the copy never leaves the partition)",
+         lambda x: torch.sin(x.clone()) + 1, lambda: (uniform(2, 3),)),
+    Case("intermediate_clone_returned", "s = sin(x); return s, s.clone()",
+         _sin_and_its_copy, lambda: (uniform(2, 3),)),
+    Case("float16_clone", "float16: y = x.clone(); return y, sin(y)",
+         _copy_then_sin(torch.clone), lambda: (uniform(2, 3, dtype=torch.float16),),
+         exact_outputs=(0,), atol=2e-3),
+    Case("int64_clone", "int64: y = x.clone(); return y, y + 1",
+         lambda x: (x.clone(), x.clone() + 1), lambda: (integers(2, 3),), exact_outputs=(0, 1)),
+    Case("bool_clone", "bool: y = x.clone(); return y, logical_not(y)",
+         lambda x: (x.clone(), torch.logical_not(x.clone())), lambda: (booleans(2, 3),),
+         exact_outputs=(0, 1)),
+    # atan2 is not in OpenVINO's partitioner support list, so ExecuTorch's portable kernel
+    # runs it, after the delegate (it needs the delegate's sin), reading x's planned buffer.
+    Case("input_read_after_delegate", "y = x.clone(); return y, atan2(x, sin(y))  (atan2 outside)",
+         lambda x: (x.clone(), torch.atan2(x, torch.sin(x.clone()))), lambda: (uniform(2, 3),),
+         exact_outputs=(0,)),
+]
+# The second bug: boundary tensors are handed to OpenVINO as if contiguous (dim-order guard).
+DIM_ORDER_CASES = [
+    Case("sin_channels_last_input", "sin(x) * 2, x channels-last (elementwise: layout does not matter)",
+         lambda x: torch.sin(x) * 2, lambda: (image(),)),
+    Case("channels_last_output", "(sin(x) * 2).to(memory_format=channels_last), x contiguous",
+         lambda x: (torch.sin(x) * 2).to(memory_format=CL), lambda: (image(channels_last=False),)),
+    Case("channels_last_output_dim_order_off", "the same, lowered with dim order off",
+         lambda x: (torch.sin(x) * 2).to(memory_format=CL), lambda: (image(channels_last=False),),
+         skip_dim_order=True),
+    Case("conv_channels_last_input", "Conv2d(3, 3, 1)(x), x channels-last",
+         CONV, lambda: (image(),), atol=CONV_ATOL),
+    Case("conv_channels_last_input_float16", "float16 Conv2d(3, 3, 1)(x), x channels-last",
+         CONV_F16, lambda: (image(torch.float16),), atol=CONV_ATOL),
+    Case("conv_3x3_channels_last_input", "Conv2d(3, 4, 3)(x), x channels-last",
+         CONV_3X3, lambda: (image(),), atol=CONV_ATOL),
+    Case("conv_output_to_channels_last", "Conv2d(3, 3, 1)(x).to(memory_format=channels_last), x contiguous",
+         lambda x: CONV(x).to(memory_format=CL), lambda: (image(channels_last=False),), atol=CONV_ATOL),
+    Case("max_pool_channels_last_input", "max_pool2d(x, 2), x channels-last",
+         lambda x: torch.nn.functional.max_pool2d(x, 2), lambda: (image(),)),
+    Case("permute_channels_last_input", "x.permute(0, 2, 3, 1) + 1, x channels-last",
+         lambda x: x.permute(0, 2, 3, 1) + 1, lambda: (image(),)),
+    Case("reshape_channels_last_input", "x.reshape(1, 3, 16) * 2, x channels-last",
+         lambda x: x.reshape(1, 3, 16) * 2, lambda: (image(),)),
+    Case("sum_over_channels_channels_last_input", "x.sum(dim=1), x channels-last",
+         lambda x: x.sum(dim=1), lambda: (image(),)),
+    Case("abs_of_clone_channels_last_input", "abs(x.clone()), x channels-last (the clone stays channels-last)",
+         lambda x: torch.abs(x.clone()), lambda: (image(),)),
+    Case("cat_channels_last_inputs", "cat([x, y], dim=1) * 2, x and y channels-last",
+         lambda x, y: torch.cat([x, y], 1) * 2, lambda: (image(), image() * 2)),
+]
+CATALOGUE += DIM_ORDER_CASES
+
+
+class ScaledByBuffer(torch.nn.Module):
+    """x * a registered buffer: an eltwise operand the CPU plugin reads in place from the blob."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("scale", uniform(2, 3) * 3)
+
+    def forward(self, x):
+        return x * self.scale
+
+
+# The third bug: constants the CPU plugin reads in place from the compiled blob (biases, eltwise
+# operands). On OpenVINO 2026.4 that blob is ExecuTorch's own copy, which its backend frees right
+# after import when the program was loaded from a file: crash or wrong values by path only.
+CONSTANT_CASES = [
+    Case("conv_bias_relu", "relu(Conv2d(3, 8, 3, padding=1)(x)): the bias is read in place",
+         torch.nn.Sequential(seeded(torch.nn.Conv2d, 3, 8, 3, 1, 1), torch.nn.ReLU()).eval(),
+         lambda: (uniform(1, 3, 8, 8),), atol=CONV_ATOL),
+    Case("conv_without_bias", "Conv2d(3, 8, 3, bias=False)(x): weights are repacked at import (control)",
+         seeded(torch.nn.Conv2d, 3, 8, 3, 1, 1, 1, 1, False), lambda: (uniform(1, 3, 8, 8),), atol=CONV_ATOL),
+    Case("linear_bias", "Linear(16, 8)(x): the bias is read in place",
+         seeded(torch.nn.Linear, 16, 8), lambda: (uniform(2, 16),), atol=CONV_ATOL),
+    Case("multiply_by_buffer", "x * buffer: the buffer is read in place",
+         ScaledByBuffer().eval(), lambda: (uniform(2, 3),)),
+]
+CATALOGUE += CONSTANT_CASES
+CASES = {case.name: case for case in CATALOGUE}

@@ -1,0 +1,153 @@
+"""Run a .pte in the real ExecuTorch runtime, in a child process, loaded the way deployments load it.
+
+Why a child: on OpenVINO 2026.4 a program loaded from a file can crash the process (the
+OpenVINO backend frees the compiled blob that OpenVINO still reads). Here a crash becomes a
+result, ``crashed: SIGSEGV``, and the next program gets a fresh child. One child serves
+program after program, so its start-up (importing torch and ExecuTorch, a few seconds) is
+paid once, and again only after a crash.
+
+The ways a program is loaded (``LOADS``):
+
+- ``bytes``: the file read into Python bytes that stay referenced, then
+  ``Runtime.load_program(bytes)``. ExecuTorch's ``Free()`` of a delegate's data is a no-op
+  there, which is why a gate that only loads bytes never sees the crash.
+- ``path``: ``Runtime.load_program(path)``, as a deployment does.
+- ``module``: ``_load_for_executorch(path)``, the pybindings of ExecuTorch's C++ ``Module``
+  (an mmap loader), the loader of C++ deployments.
+
+The child answers one JSON line per program on its original stdout; anything else it prints
+goes to a log whose tail explains a crash.
+"""
+
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+LOADS = ("bytes", "path", "module")
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class ProgramRun:
+    status: str  # "ok", "runtime_failed", "crashed" or "timed_out"
+    detail: str = ""  # the error, or the signal and the tail of the child's log
+    outputs: list | None = None  # the program's outputs (torch tensors) when status is "ok"
+    fed: list | None = None  # the input tensors as the runtime left them
+
+
+class ProgramRunner:
+    """``with ProgramRunner("path") as runner: runner.run(pte_path, inputs)`` -> ProgramRun."""
+
+    def __init__(self, load, timeout=300):
+        if load not in LOADS:
+            raise ValueError(f"load must be one of {LOADS}, not {load!r}")
+        self.load, self.timeout = load, timeout
+        self.workdir = Path(tempfile.mkdtemp(prefix=f"pte-{load}-"))
+        self.log = self.workdir / "child.log"
+        self.child = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.close()
+
+    def close(self):
+        if self.child and self.child.poll() is None:
+            self.child.stdin.close()
+            try:
+                self.child.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.child.kill()
+        self.child = None
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def _start(self):
+        self.workdir.mkdir(exist_ok=True)
+        with self.log.open("w") as log:
+            self.child = subprocess.Popen(
+                [sys.executable, "-m", "repro.program_runner", self.load], cwd=PROJECT, text=True,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT),
+                                                                               os.environ.get("PYTHONPATH")]))})
+
+    def run(self, pte_path, inputs):
+        import torch
+
+        if self.child is None or self.child.poll() is not None:
+            self._start()
+        request = {"pte": str(pte_path), "inputs": str(self.workdir / "inputs.pt"),
+                   "outputs": str(self.workdir / "outputs.pt")}
+        torch.save([tensor.clone() for tensor in inputs], request["inputs"])
+        self.log_offset = self.log.stat().st_size  # what the child prints from here on is about this program
+        self.child.stdin.write(json.dumps(request) + "\n")
+        self.child.stdin.flush()
+        ready, _, _ = select.select([self.child.stdout], [], [], self.timeout)
+        answer = self.child.stdout.readline() if ready else None
+        if not answer:
+            return self._ended(timed_out=not ready)
+        reply = json.loads(answer)
+        if reply["status"] != "ok":
+            return ProgramRun(reply["status"], reply["detail"])
+        result = torch.load(request["outputs"])
+        return ProgramRun("ok", outputs=result["outputs"], fed=result["fed"])
+
+    def _ended(self, timed_out):
+        """The child died or hung on this program: say how, with the tail of what it printed."""
+        if timed_out:
+            self.child.kill()
+        code = self.child.wait()
+        self.child = None
+        with self.log.open("rb") as log:
+            log.seek(self.log_offset)
+            lines = [line for line in log.read().decode(errors="replace").splitlines() if line.strip()]
+        tail = " / ".join(lines[-3:])
+        if timed_out:
+            return ProgramRun("timed_out", f"no answer within {self.timeout} s; log: {tail}")
+        how = signal.Signals(-code).name if code < 0 else f"exit {code}"
+        return ProgramRun("crashed", f"crashed: {how}; log: {tail}")
+
+
+# --- The child ----------------------------------------------------------------------------
+
+
+def _load_and_run(load, pte, inputs):
+    if load == "module":
+        from executorch.extension.pybindings.portable_lib import _load_for_executorch
+
+        return list(_load_for_executorch(pte).forward(inputs))
+    from executorch.runtime import Runtime
+
+    data = Path(pte).read_bytes() if load == "bytes" else pte
+    program = Runtime.get().load_program(data)  # keep alive (and `data` with it) while the method runs
+    return list(program.load_method("forward").execute(inputs))
+
+
+def child_main(load):
+    import torch
+
+    replies = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)  # whatever else prints (the runtime, warnings) goes to the log, not the replies
+    for line in sys.stdin:
+        request = json.loads(line)
+        fed = torch.load(request["inputs"])
+        try:
+            outputs = _load_and_run(load, request["pte"], fed)
+        except Exception as error:
+            reply = {"status": "runtime_failed", "detail": f"{type(error).__name__}: {error}"}
+        else:
+            torch.save({"outputs": outputs, "fed": fed}, request["outputs"])
+            reply = {"status": "ok", "detail": ""}
+        replies.write(json.dumps(reply) + "\n")
+        replies.flush()
+
+
+if __name__ == "__main__":
+    child_main(sys.argv[1])
