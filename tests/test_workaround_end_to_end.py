@@ -8,15 +8,18 @@ import sys
 import pytest
 
 from tests.conftest import skip_module_without_executorch_path
-from tests.outcomes import WrongValues, assert_equals_eager
+from tests.outcomes import Crashed, WrongValues, assert_equals_eager
 
 skip_module_without_executorch_path()
 executorch_path = pytest.importorskip("repro.executorch_path")
-
 import torch  # noqa: E402
 from executorch.exir import EdgeCompileConfig  # noqa: E402
 
-from repro import policy  # noqa: E402
+from repro import (  # noqa: E402
+    catalogue,
+    lowering,
+    policy,
+)
 from tests.test_workaround_graph import (  # noqa: E402
     copy_used_inside_and_outside,
     partitions_around_an_unsupported_op,
@@ -28,7 +31,7 @@ REFUSED = "clone_channels_last_dim_order_off"
 # With dim order off ExecuTorch holds this channels-last output, but nothing can convert it at the
 # boundary (the pass needs dim-order ops): refused at export instead of wrong values.
 REFUSED_DIM_ORDER_OFF = "channels_last_output_dim_order_off"
-CORRECTED = [name for name in executorch_path.CASES if name not in (REFUSED, REFUSED_DIM_ORDER_OFF)]
+CORRECTED = [name for name in catalogue.CASES if name not in (REFUSED, REFUSED_DIM_ORDER_OFF)]
 # OpenVINO's CPU plugin runs delegated matmuls in bf16 on this AMX CPU, and a CompileSpec cannot
 # pin f32 (its value reaches compile_model as a string). 3.2e-4 measured on the policy's actions.
 BF16_MATMUL_ATOL = 5e-3
@@ -46,7 +49,17 @@ def test_post_lowering_check_is_clean_for_the_workaround(lowered_case, case):
 
 def test_post_lowering_check_flags_the_stock_upstream_example(lowered_case):
     findings = check_program(lowered_case("upstream_clone_sin")["pte"])
-    assert [(f.kind, f.delegate, f.port) for f in findings] == [("pass_through_output", 0, 0)]
+    assert [(f.kind, f.delegate, f.port) for f in findings] == [("pass_through_output", 0, 0),
+                                                                ("delegate_blob_in_segment", 0, None)]
+
+
+def test_post_lowering_check_flags_the_blob_in_a_segment_not_the_partitioner():
+    """A stock program serialized with its blob inline is safe by path: only the copy is reported."""
+    from executorch.exir import ExecutorchBackendConfig
+
+    edge = lowering.lower(catalogue.CASES["upstream_clone_sin"], lowering.PARTITIONERS["stock"]())
+    program = edge.to_executorch(ExecutorchBackendConfig(extract_delegate_segments=False))
+    assert [f.kind for f in check_program(program)] == ["pass_through_output"]
 
 
 def test_channels_last_copy_with_dim_order_off_fails_at_export_not_with_wrong_values(lowered_case):
@@ -63,33 +76,36 @@ def test_channels_last_output_with_dim_order_off_is_refused_advising_dim_order_o
 
 
 def test_copy_with_dim_order_off_is_made_by_executorch(execute_layer_test):
-    record = execute_layer_test(lambda x: (x.clone(), torch.sin(x)), (executorch_path.uniform(2, 3),),
+    record = execute_layer_test(lambda x: (x.clone(), torch.sin(x)), (catalogue.uniform(2, 3),),
                                 compile_config=EdgeCompileConfig(_skip_dim_order=True), exact_outputs=(0,),
                                 expected_delegates=1, name="clone_dim_order_off")
     assert "aten.clone.default" in record["ops_outside"]
 
 
 def test_copy_used_inside_and_outside_lowers_and_runs(execute_layer_test):
-    execute_layer_test(copy_used_inside_and_outside, (executorch_path.uniform(2, 3),), expected_delegates=2,
+    execute_layer_test(copy_used_inside_and_outside, (catalogue.uniform(2, 3),), expected_delegates=2,
                        name="copy_inside_and_outside")
 
 
 def test_several_partitions_around_an_unsupported_op(execute_layer_test):
-    execute_layer_test(partitions_around_an_unsupported_op, (executorch_path.uniform(2, 3),),
+    execute_layer_test(partitions_around_an_unsupported_op, (catalogue.uniform(2, 3),),
                        expected_delegates=2, name="several_partitions")
 
 
-def test_install_fixes_unchanged_scripts_and_uninstall_restores_stock(tmp_path):
-    case = executorch_path.CASES["upstream_clone_sin"]
+@pytest.mark.parametrize("case", ["upstream_clone_sin", "conv_bias_relu"])
+def test_install_fixes_unchanged_scripts_and_uninstall_restores_stock(tmp_path, runners, case):
+    """Wrong values (the copy) or a crash by path (the freed blob) with the stock partitioner;
+    correct, loaded either way, while the workaround is installed."""
+    case = catalogue.CASES[case]
     with copy_safe_openvino():
         assert is_installed()
-        assert_equals_eager(executorch_path.run_case(case, "stock", tmp_path))
+        assert_equals_eager(executorch_path.run_case(case, "stock", runners, tmp_path))
     assert not is_installed()
-    with pytest.raises(WrongValues):
-        assert_equals_eager(executorch_path.run_case(case, "stock", tmp_path))
+    with pytest.raises((WrongValues, Crashed)):
+        assert_equals_eager(executorch_path.run_case(case, "stock", runners, tmp_path))
     install()
     try:
-        assert_equals_eager(executorch_path.run_case(case, "stock", tmp_path))
+        assert_equals_eager(executorch_path.run_case(case, "stock", runners, tmp_path))
     finally:
         uninstall()
     assert not is_installed()
@@ -103,7 +119,9 @@ def run_check(path):
 def test_check_command_reports_a_stock_pte_as_affected(lowered_case):
     result = run_check(lowered_case("upstream_clone_sin")["pte"])
     assert result.returncode == 1, result.stderr
-    assert "AFFECTED: 1 pass through output(s), 0 non default dim order(s)" in result.stdout
+    assert ("AFFECTED: 1 pass through output(s), 0 non default dim order(s), 1 delegate blob in segment(s)"
+            in result.stdout)
+    assert "crashes or reads freed memory with OpenVINO 2026.4.0 and later" in result.stdout
 
 
 def test_check_command_reports_a_workaround_pte_as_clean(lowered_case):
@@ -126,11 +144,20 @@ def test_check_command_rejects_what_is_not_a_pte(tmp_path, content):
 # --- The policy-shaped model ------------------------------------------------------------------
 
 
-def run_policy(module, partitioner, channels_last=True):
-    """(program, outputs) of a policy lowered with the named partitioner and run in the real runtime."""
-    case = executorch_path.Case("policy", "policy", module.eval(), lambda: policy.observation(channels_last))
-    program = executorch_path.lower(case, executorch_path.PARTITIONERS[partitioner]()).to_executorch()
-    return program, executorch_path.execute(program.buffer, case.inputs())[0]
+@pytest.fixture(scope="module")
+def run_policy(runners, pte_dir):
+    def run(module, partitioner, load="bytes", channels_last=True):
+        """(program, outputs) of a policy lowered with the named partitioner, saved, and run in the real
+        runtime loaded from bytes or by path."""
+        case = catalogue.Case("policy", "policy", module.eval(), lambda: policy.observation(channels_last))
+        program = lowering.lower(case, lowering.PARTITIONERS[partitioner]()).to_executorch()
+        path = pte_dir / f"policy.{type(module).__name__}.{partitioner}.{channels_last}.pte"
+        path.write_bytes(program.buffer)
+        run = runners[load].run(path, case.inputs())
+        assert run.status == "ok", run.detail
+        return program, run.outputs
+
+    return run
 
 
 def max_diff(actual, expected):
@@ -142,15 +169,18 @@ def eager_policy():
     return policy.Policy().eval()(*policy.observation())
 
 
-def test_policy_is_wrong_with_the_stock_partitioner(eager_policy):
+def test_policy_is_wrong_with_the_stock_partitioner(run_policy, eager_policy):
     _, (actions, echo, _) = run_policy(policy.Policy(), "stock")
     assert max_diff(echo, eager_policy[1]) > 0.5, "the echoed observation should be stale"
     assert max_diff(actions, eager_policy[0]) > 10 * BF16_MATMUL_ATOL, "the stale input should wreck the actions"
 
 
-def test_policy_with_the_workaround_equals_eager_and_the_copy_free_contiguous_program(eager_policy):
-    """Reference: the copy-free policy on a contiguous frame, stock partitioner (nothing to go wrong)."""
-    program, (actions, echo, normalised) = run_policy(policy.Policy(), "workaround")
+@pytest.mark.parametrize("load", ["bytes", "path"])
+def test_policy_with_the_workaround_equals_eager_and_the_copy_free_contiguous_program(run_policy, eager_policy,
+                                                                                       load):
+    """Reference: the copy-free policy on a contiguous frame, stock partitioner, from bytes (nothing to go
+    wrong there)."""
+    program, (actions, echo, normalised) = run_policy(policy.Policy(), "workaround", load)
     _, reference_actions = run_policy(policy.PolicyActionsOnly(), "stock", channels_last=False)
     delegated = [op for plan in program.executorch_program.execution_plan for op in plan.delegates]
     assert len(delegated) == 1
@@ -161,9 +191,9 @@ def test_policy_with_the_workaround_equals_eager_and_the_copy_free_contiguous_pr
     assert max_diff(actions, eager_policy[0]) <= BF16_MATMUL_ATOL
 
 
-def test_policy_convolutions_stay_delegated(pte_dir):
-    case = executorch_path.Case("policy", "policy", policy.Policy().eval(), policy.observation)
-    record = executorch_path.run_case(case, "workaround", pte_dir)
+def test_policy_convolutions_stay_delegated(pte_dir, runners):
+    case = catalogue.Case("policy", "policy", policy.Policy().eval(), policy.observation)
+    record = executorch_path.run_case(case, "workaround", runners, pte_dir)
     assert record["delegated_ops"].count("aten.convolution.default") == 2
     assert "aten.convolution.default" not in record["ops_outside"]
 
@@ -189,10 +219,10 @@ def test_layout_sensitive_op_stays_delegated_with_conversions_outside(lowered_ca
 def test_without_the_boundary_pass_a_channels_last_input_is_refused_naming_node_and_dim_order():
     from workaround import CopySafeOpenvinoPartitioner, DimOrderError
 
-    partitioner, _ = executorch_path.PARTITIONERS["workaround"]()
+    partitioner, _ = lowering.PARTITIONERS["workaround"]()
     assert isinstance(partitioner, CopySafeOpenvinoPartitioner)
     with pytest.raises(DimOrderError) as error:
-        executorch_path.lower(executorch_path.CASES["conv_channels_last_input"], (partitioner, []))
+        lowering.lower(catalogue.CASES["conv_channels_last_input"], (partitioner, []))
     message = str(error.value)
     assert "dim order [0, 2, 3, 1]" in message
     assert "enters OpenVINO partition" in message
@@ -201,5 +231,5 @@ def test_without_the_boundary_pass_a_channels_last_input_is_refused_naming_node_
 
 def test_post_lowering_check_flags_a_stock_channels_last_boundary(lowered_case):
     findings = check_program(lowered_case("conv_channels_last_input")["pte"])
-    assert {f.kind for f in findings} == {"non_default_dim_order"}
+    assert {f.kind for f in findings} == {"non_default_dim_order", "delegate_blob_in_segment"}
     assert "[0, 2, 3, 1]" in findings[0].detail

@@ -10,6 +10,11 @@ It also reads the program's own tensor metadata: a delegate argument (input or
 output) whose dim order is not the default is handed to OpenVINO as if it were
 contiguous, which gives wrong values for any layout-sensitive op.
 
+And it reads where each OpenVINO blob is stored: in a segment after the flatbuffer
+(ExecuTorch's default), ExecuTorch 1.5.1's backend frees it right after importing it, and
+OpenVINO from 2026.4.0 on still reads constants from it, so the program crashes or
+computes on freed memory when it is loaded from a file (``delegate_blob_in_segment``).
+
 After lowering::
 
     findings = check_program(executorch_program_manager)   # [] means clean
@@ -30,11 +35,16 @@ OPENVINO_BACKEND = "OpenvinoBackend"
 EXIT_CLEAN, EXIT_AFFECTED, EXIT_UNREADABLE = 0, 1, 2
 
 
+KINDS = ("pass_through_output", "non_default_dim_order", "delegate_blob_in_segment")
+# The releases measured to crash (or read freed memory) by path with a blob in a segment.
+USE_AFTER_FREE_RELEASES = "OpenVINO 2026.4.0 and later (measured: 2026.4.0, 2026.4.1; 2026.3.1 and older are safe)"
+
+
 @dataclass(frozen=True)
 class Finding:
-    kind: str  # "pass_through_output" or "non_default_dim_order"
+    kind: str  # one of KINDS
     delegate: int  # index among the program's OpenVINO delegates
-    port: int  # the delegate output (pass-through) or delegate-call argument (dim order) concerned
+    port: int | None  # the delegate output (pass-through) or delegate-call argument (dim order) concerned
     detail: str
 
 
@@ -46,6 +56,19 @@ class UnreadableProgram(ValueError):
 class OpenvinoDelegate:
     blob: bytes  # the compiled model
     argument_dim_orders: list  # dim order of each delegate-call argument (inputs, then outputs)
+    in_segment: bool  # stored after the flatbuffer rather than inside it
+
+
+def delegate_locations(pte_bytes):
+    """{(plan, delegate index): stored in a segment?}, read before segments are moved back inline."""
+    from executorch.exir._serialize._program import _flatbuffer_to_program, _get_extended_header
+    from executorch.exir.schema import DataLocation
+
+    header = _get_extended_header(pte_bytes)
+    size = header.program_size if header and header.is_valid() else len(pte_bytes)
+    program = _flatbuffer_to_program(pte_bytes[:size])
+    return {(p, d): delegate.processed.location == DataLocation.SEGMENT
+            for p, plan in enumerate(program.execution_plan) for d, delegate in enumerate(plan.delegates)}
 
 
 def openvino_delegates(pte_bytes):
@@ -56,11 +79,12 @@ def openvino_delegates(pte_bytes):
     if len(pte_bytes) < 8 or pte_bytes[4:6] != b"ET":
         raise UnreadableProgram("no ExecuTorch program identifier ('ET..') at byte 4")
     try:
+        locations = delegate_locations(pte_bytes)
         program = deserialize_pte_binary(pte_bytes).program
     except Exception as error:
         raise UnreadableProgram(f"cannot deserialize: {type(error).__name__}: {error}") from error
     found = []
-    for plan in program.execution_plan:
+    for plan_index, plan in enumerate(program.execution_plan):
         calls = {}
         for chain in plan.chains:
             for instruction in chain.instructions:
@@ -72,7 +96,7 @@ def openvino_delegates(pte_bytes):
         for index, delegate in enumerate(plan.delegates):
             if delegate.id == OPENVINO_BACKEND:
                 blob = program.backend_delegate_data[delegate.processed.index].data
-                found.append(OpenvinoDelegate(blob, calls.get(index, [])))
+                found.append(OpenvinoDelegate(blob, calls.get(index, []), locations[plan_index, index]))
     return found
 
 
@@ -101,6 +125,14 @@ def check_delegates(delegates):
                              "the runtime hands it to OpenVINO as if it were contiguous")
                      for position, order in enumerate(delegate.argument_dim_orders)
                      if order is not None and order != sorted(order)]
+        if delegate.in_segment:
+            findings.append(Finding("delegate_blob_in_segment", index, None,
+                                    f"OpenVINO delegate {index}'s compiled model is stored in a segment that "
+                                    "ExecuTorch's OpenVINO backend frees right after importing it: loaded from a "
+                                    "file, the program crashes or reads freed memory with "
+                                    f"{USE_AFTER_FREE_RELEASES}. "
+                                    "Re-export with ExecutorchBackendConfig(extract_delegate_segments=False) "
+                                    "or the workaround's partitioner"))
     return findings
 
 
@@ -130,7 +162,7 @@ def main(argv=None):
         for finding in findings:
             print(f"{args.pte}: {finding.detail}")
         counts = ", ".join(f"{sum(f.kind == kind for f in findings)} {kind.replace('_', ' ')}(s)"
-                           for kind in ("pass_through_output", "non_default_dim_order"))
+                           for kind in KINDS)
         verdict = f"AFFECTED: {counts}" if findings else "clean"
         print(f"{args.pte}: {len(delegates)} OpenVINO delegate(s), {verdict}")
     return EXIT_AFFECTED if findings else EXIT_CLEAN

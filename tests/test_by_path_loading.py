@@ -1,0 +1,110 @@
+"""Programs loaded the way deployments load them: by path, in a child process that may crash.
+
+ExecuTorch 1.5.1's OpenVINO backend frees each delegate's blob right after importing it, and from
+OpenVINO 2026.4.0 the import keeps pointers into it. The stock expectations per release live in
+``tests/release_behaviour.py`` (held case by case in ``test_executorch_path.py``); here: a crash is
+a result and not the end of the run, the workaround's programs keep their blobs inline and run
+correctly with every loader, and the rule follows the partitioner, not the process.
+"""
+
+import pytest
+
+from tests.conftest import skip_module_without_executorch_path
+from tests.release_behaviour import BY_PATH_USE_AFTER_FREE_FROM, installed_openvino
+
+skip_module_without_executorch_path()
+executorch_path = pytest.importorskip("repro.executorch_path")
+
+from executorch.exir import ExecutorchBackendConfig  # noqa: E402
+from executorch.exir.passes import MemoryPlanningPass  # noqa: E402
+
+from repro import catalogue, lowering  # noqa: E402
+from repro.program_runner import ProgramRunner  # noqa: E402
+from workaround import install, uninstall  # noqa: E402
+from workaround.check import delegate_locations  # noqa: E402
+from workaround.inline_blobs import keeps_openvino_blobs_inline  # noqa: E402
+
+pytestmark = pytest.mark.executorch
+CONSTANT_CASES = [case.name for case in catalogue.CONSTANT_CASES]
+USE_AFTER_FREE = installed_openvino() >= BY_PATH_USE_AFTER_FREE_FROM
+
+
+def blobs_in_segments(program):
+    return sorted(set(delegate_locations(program.buffer).values()))
+
+
+def lowered(case_name, partitioner):
+    return lowering.lower(catalogue.CASES[case_name], lowering.PARTITIONERS[partitioner]())
+
+
+def test_a_crash_is_a_result_and_the_next_program_gets_a_fresh_child(lowered_case, tmp_path):
+    crashing, healthy = lowered_case("conv_bias_relu"), lowered_case("clone_used_inside")
+    with ProgramRunner("path") as runner:
+        first = runner.run(crashing["pte"], catalogue.CASES["conv_bias_relu"].inputs())
+        second = runner.run(healthy["pte"], catalogue.CASES["clone_used_inside"].inputs())
+    if USE_AFTER_FREE:
+        assert first.status == "crashed", first
+        assert first.detail.startswith("crashed: SIGSEGV"), first.detail
+    else:
+        assert first.status == "ok", first
+    assert second.status == "ok", second.detail
+
+
+@pytest.mark.parametrize("case", CONSTANT_CASES)
+def test_workaround_program_is_correct_in_the_cpp_module_loader(lowered_case, case):
+    """_load_for_executorch(path): ExecuTorch's C++ Module with its mmap loader, as C++ deployments load."""
+    record = lowered_case(case, "workaround")
+    inputs = catalogue.CASES[case].inputs()
+    with ProgramRunner("module") as runner:
+        run = runner.run(record["pte"], inputs)
+    outcome = executorch_path.load_outcome(catalogue.CASES[case], run, inputs,
+                                           executorch_path.eager_outputs(catalogue.CASES[case], inputs))
+    assert outcome["outcome"] == "correct", outcome
+
+
+@pytest.mark.skipif(not USE_AFTER_FREE, reason=f"OpenVINO {installed_openvino()} copies the blob at import")
+def test_stock_program_crashes_in_the_cpp_module_loader(lowered_case):
+    record = lowered_case("conv_bias_relu")
+    with ProgramRunner("module") as runner:
+        run = runner.run(record["pte"], catalogue.CASES["conv_bias_relu"].inputs())
+    assert run.status == "crashed", run
+
+
+def test_workaround_keeps_openvino_blobs_inline():
+    assert blobs_in_segments(lowered("conv_bias_relu", "workaround").to_executorch()) == [False]
+
+
+def test_stock_programs_keep_their_segments_after_the_workaround_was_used():
+    lowered("conv_bias_relu", "workaround").to_executorch()
+    assert keeps_openvino_blobs_inline()
+    assert blobs_in_segments(lowered("conv_bias_relu", "stock").to_executorch()) == [True]
+
+
+def test_programs_without_openvino_are_serialized_as_before():
+    lowered("conv_bias_relu", "workaround")  # hooks to_executorch
+    hooked = lowered("conv_bias_relu", "none").to_executorch().buffer
+    uninstall()
+    assert hooked == lowered("conv_bias_relu", "none").to_executorch().buffer
+
+
+def input_is_planned(program):
+    plan = program.executorch_program.execution_plan[0]
+    return plan.values[plan.inputs[0]].val.allocation_info is not None
+
+
+def test_the_rest_of_the_callers_config_is_kept():
+    unplanned_inputs = ExecutorchBackendConfig(memory_planning_pass=MemoryPlanningPass(alloc_graph_input=False))
+    program = lowered("conv_bias_relu", "workaround").to_executorch(unplanned_inputs)
+    assert blobs_in_segments(program) == [False]
+    assert not input_is_planned(program), "the caller's memory planning was dropped"
+    assert input_is_planned(lowered("conv_bias_relu", "workaround").to_executorch())
+
+
+def test_install_keeps_blobs_inline_for_the_stock_partitioner_and_uninstall_restores_segments():
+    install()
+    try:
+        assert blobs_in_segments(lowered("conv_bias_relu", "stock").to_executorch()) == [False]
+    finally:
+        uninstall()
+    assert not keeps_openvino_blobs_inline()
+    assert blobs_in_segments(lowered("conv_bias_relu", "stock").to_executorch()) == [True]

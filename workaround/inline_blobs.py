@@ -1,0 +1,67 @@
+"""Keep every OpenVINO delegate's compiled model inside the program's flatbuffer.
+
+Why: ExecuTorch 1.5.1's OpenVINO backend imports a delegate with
+``ov_core_import_model(core, processed->data(), size, ...)`` and then calls
+``processed->Free()``. From OpenVINO 2026.4.0 that import no longer copies the content: the
+CPU plugin keeps pointers into it for the constants it reads in place (biases, eltwise
+operands). When the program is loaded from a file, its delegate data sits in a separate
+segment that ``Free()`` unmaps or frees, so the first ``execute`` crashes (or, once the
+pages are reused, reads other data). A blob stored inline in the flatbuffer is part of the
+program's own data, which the runtime keeps for as long as the program lives, whatever the
+loader (``Runtime.load_program(path)``, the C++ ``Module``'s mmap loader, bytes).
+
+How: the copy-safe partition marks the nodes it hands to OpenVINO (``node.meta[MARK]``; the
+mark travels into the lowered module), and ``to_executorch`` serializes a program that has a
+marked OpenVINO delegate with ``ExecutorchBackendConfig(extract_delegate_segments=False)``, the
+rest of the caller's config kept as given. Every other program is serialized exactly as before,
+so the rule follows the partitioner, not the order in which a process did things.
+Measured cost: none beyond noise (README, "Loading a .pte by path"). Limit: flatbuffers
+cap a program at 2 GiB, so a model whose OpenVINO blobs come near that cannot be kept inline.
+
+``CopySafeOpenvinoPartitioner`` hooks ``to_executorch`` when constructed, ``workaround.install()``
+does too, and ``workaround.uninstall()`` restores it.
+"""
+
+import dataclasses
+
+from executorch.exir import ExecutorchBackendConfig
+from executorch.exir.lowered_backend_module import LoweredBackendModule
+from executorch.exir.program._program import EdgeProgramManager
+
+OPENVINO_BACKEND = "OpenvinoBackend"
+MARK = "openvino_blob_inline"
+_STOCK_TO_EXECUTORCH = EdgeProgramManager.to_executorch
+
+
+def mark_partitioned_nodes(exported_program, tag_key):
+    """Mark every node tagged for a partition: its delegate's blob is to stay inline."""
+    for node in exported_program.graph_module.graph.nodes:
+        if tag_key in node.meta:
+            node.meta[MARK] = True
+
+
+def has_marked_openvino_delegate(edge_program_manager):
+    return any(isinstance(module, LoweredBackendModule) and module.backend_id == OPENVINO_BACKEND
+               and any(node.meta.get(MARK) for node in module.original_module.graph.nodes)
+               for name in edge_program_manager.methods
+               for module in edge_program_manager.exported_program(name).graph_module.modules())
+
+
+def _to_executorch_with_inline_openvino_blobs(self, config=None):
+    if has_marked_openvino_delegate(self):
+        config = dataclasses.replace(config or ExecutorchBackendConfig(), extract_delegate_segments=False)
+    return _STOCK_TO_EXECUTORCH(self, config)
+
+
+def keep_openvino_blobs_inline():
+    """From now on, ``EdgeProgramManager.to_executorch`` keeps OpenVINO delegates' blobs inline."""
+    EdgeProgramManager.to_executorch = _to_executorch_with_inline_openvino_blobs
+
+
+def restore_delegate_segments():
+    """Restore the stock ``EdgeProgramManager.to_executorch``."""
+    EdgeProgramManager.to_executorch = _STOCK_TO_EXECUTORCH
+
+
+def keeps_openvino_blobs_inline():
+    return EdgeProgramManager.to_executorch is _to_executorch_with_inline_openvino_blobs
