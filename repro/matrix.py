@@ -10,11 +10,14 @@ becomes a row with that status; it never stops the run.
 Usage::
 
     python repro/matrix.py [--versions 2024.0.0,2026.4] [--executorch] [-j 2]
-                           [--out out/matrix] [--report out/upstream-report.md]
+                           [--out out/matrix] [--reports out/reports]
 
 ``--versions`` takes releases (2024.0.0) or series (2025.4: its newest patch on the index);
-default: every release on the index from 2023.0.0 on. Writes ``matrix.json`` and ``matrix.md``
-to ``--out``. Exit status: 0 when the table was written, 2 for a usage error.
+default: every release on the index from 2023.0.0 on. Each release runs ``plain_openvino.py``
+and ``import_lifetime.py`` (and, with ``--executorch``, ``executorch_path.py``). Writes
+``matrix.json`` and ``matrix.md`` to ``--out``, and with ``--reports`` the three upstream issue
+bodies (``repro/upstream_reports.py``). Exit status: 0 when the table was written, 2 for a
+usage error.
 """
 
 import argparse
@@ -33,10 +36,10 @@ from pathlib import Path
 
 from packaging.version import InvalidVersion, Version
 
-try:
-    from repro import matrix_report
-except ImportError:  # run as a script: repro/ itself is on the path
-    import matrix_report
+if __package__ in (None, ""):  # run as a script: make the project's packages importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from repro import matrix_report, upstream_reports
 
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent
@@ -161,7 +164,7 @@ def run_script(python, script, timeout):
 
 def matrix_row(requested, release, *, cache, with_executorch, timeout, progress):
     row = {"requested": requested, "release": release, "status": None, "detail": "", "seconds": None,
-           "plain": None, "executorch": None}
+           "plain": None, "import_lifetime": None, "executorch": None}
     if release is None:
         row.update(status="not_on_index", detail=f"{requested} is not a release on the package index")
         return row
@@ -177,6 +180,10 @@ def matrix_row(requested, release, *, cache, with_executorch, timeout, progress)
     row["status"], row["detail"], row["plain"] = run_script(python, "plain_openvino.py", timeout)
     c_api_skipped = any(s["part"] == "c_api" for s in (row["plain"] or {}).get("skipped", []))
     row["detail"] = row["detail"] or ("C API not run: this wheel ships no libopenvino_c" if c_api_skipped else "")
+    progress(release, "running the import-lifetime reproducer")
+    status, detail, row["import_lifetime"] = run_script(python, "import_lifetime.py", timeout)
+    if status not in ("ok", "bug", "untestable"):
+        row["detail"] = "; ".join(filter(None, [row["detail"], f"import_lifetime.py {status}: {detail}"]))
     if executorch:
         progress(release, "running the ExecuTorch path")
         status, detail, row["executorch"] = run_script(python, "executorch_path.py", timeout)
@@ -211,7 +218,7 @@ def main(argv=None):
     parser.add_argument("--executorch", action="store_true", help="also run the ExecuTorch path (>= 2024.4)")
     parser.add_argument("-j", "--jobs", type=int, default=2, help="releases prepared and run at once")
     parser.add_argument("--out", type=Path, default=PROJECT / "out" / "matrix")
-    parser.add_argument("--report", type=Path, help="write the upstream issue body here")
+    parser.add_argument("--reports", type=Path, help="write the three upstream issue bodies into this folder")
     parser.add_argument("--cache", type=Path, default=PROJECT / ".matrix" / "envs")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per install and per script run")
     args = parser.parse_args(argv)
@@ -223,16 +230,15 @@ def main(argv=None):
     rows = run_matrix(requested, available, cache=args.cache, with_executorch=args.executorch, jobs=args.jobs,
                       timeout=args.timeout)
     matrix = {"generated": datetime.now(UTC).isoformat(timespec="seconds"), "index_note": index_note,
-              "seconds": round(time.monotonic() - started, 1), "rows": rows,
+              "available": available, "seconds": round(time.monotonic() - started, 1), "rows": rows,
               "summary": matrix_report.summarize(rows)}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "matrix.json").write_text(json.dumps(matrix, indent=1))
     (args.out / "matrix.md").write_text(matrix_report.render_markdown(matrix))
     print(matrix_report.render_markdown(matrix))
-    if args.report:
-        args.report.parent.mkdir(parents=True, exist_ok=True)
-        args.report.write_text(matrix_report.render_report(matrix))
-        print(f"upstream report: {args.report}", file=sys.stderr)
+    if args.reports:
+        for path in upstream_reports.write_reports(matrix, args.reports):
+            print(f"upstream report: {path}", file=sys.stderr)
     print(f"wrote {args.out}/matrix.json and matrix.md in {matrix['seconds']} s", file=sys.stderr)
     return 0
 

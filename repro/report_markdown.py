@@ -1,0 +1,55 @@
+"""Markdown building blocks shared by the upstream reports (OpenVINO x2, ExecuTorch).
+
+Every report is an issue body a maintainer reads on its own: a title, then sections. The
+pieces that recur — sections, fenced code, bullet lists, tables, the environment, and the
+sentence that names the first bad release *among the releases that were run* — are written
+once here, so the reports cannot drift apart in how they state evidence.
+"""
+
+from packaging.version import Version
+
+
+def issue(title, sections):
+    """``# title`` and ``## heading`` sections, in order; empty sections are left out."""
+    body = "\n\n".join(f"## {heading}\n\n{text.strip()}" for heading, text in sections if text and text.strip())
+    return f"# {title}\n\n{body}\n"
+
+
+def code_block(source, language="python"):
+    return f"```{language}\n{source.rstrip()}\n```"
+
+
+def bullets(lines):
+    return "\n".join(f"- {line}" for line in lines if line)
+
+
+def table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(cell).replace("|", "/").replace("\n", " ") for cell in row) + " |"
+              for row in rows]
+    return "\n".join(lines)
+
+
+def environment(env):
+    """Bullets for a reproducer's environment dict (keys it lacks are left out)."""
+    return bullets([
+        f"OpenVINO {env['openvino']} (pip wheel)" + (f", numpy {env['numpy']}" if env.get("numpy") else ""),
+        f"Python {env['python']}" if env.get("python") else "",
+        env.get("os", ""),
+        f"CPU: {env['cpu']}" if env.get("cpu") else "",
+    ])
+
+
+def first_bad_release(verdicts, available=()):
+    """A sentence naming the first bad release among those run, the last good one before it, and
+    which releases on the index between the two were not run. ``verdicts``: {release: bad?}."""
+    ordered = sorted(verdicts, key=Version)
+    bad = [release for release in ordered if verdicts[release]]
+    if not bad:
+        return f"Not seen in any release run ({', '.join(ordered)})."
+    good_before = [release for release in ordered if not verdicts[release] and Version(release) < Version(bad[0])]
+    if not good_before:
+        return f"Seen in every release run from {bad[0]} (the oldest run) on; older releases were not run."
+    between = [release for release in available if Version(good_before[-1]) < Version(release) < Version(bad[0])]
+    gap = f" Not run in between: {', '.join(between)}." if between else ""
+    return f"First bad release: {bad[0]}; the release before it that was run, {good_before[-1]}, is fine.{gap}"

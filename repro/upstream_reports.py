@@ -1,0 +1,290 @@
+"""The upstream issue bodies, each built from the matrix's rows (see ``repro/matrix.py --reports``).
+
+- ``openvino-stale-copies.md``: the CPU plugin never writes an output fed by a Parameter when
+  outputs are set after inputs (OpenVINO's bug; the ExecuTorch symptom is its symptom).
+- ``openvino-import-lifetime.md``: since 2026.4.0 ``ov_core_import_model`` keeps reading the
+  caller's buffer after it returns, and nothing says how long it must live.
+- ``executorch-frees-blob.md``: ExecuTorch's OpenVINO backend frees the blob right after that
+  import, so programs loaded by path crash on OpenVINO 2026.4.x.
+
+Each renders the same way (``repro/report_markdown.py``) and states evidence only from the rows
+it was given, naming the releases that were and were not run.
+"""
+
+from pathlib import Path
+
+from repro import report_markdown as md
+from repro.matrix_report import (
+    ORDERS,
+    SYMPTOMS,
+    by_release,
+    executorch_cell,
+    import_reads_caller_buffer,
+    label,
+    release_table,
+    render_markdown,
+    summarize,
+    summary_lines,
+)
+
+HERE = Path(__file__).resolve().parent
+
+
+MINIMAL_REPRODUCER = '''\
+import numpy as np, openvino as ov, openvino.opset8 as ops
+
+x = ops.parameter([2, 3], np.float32, name="x")
+model = ov.Model([ops.result(x), ops.result(ops.sin(x))], [x], "param_result_and_sin")
+request = ov.Core().compile_model(model, "CPU").create_infer_request()
+
+data = np.random.default_rng(0).uniform(0.5, 1.5, (2, 3)).astype(np.float32)
+original = data.copy()
+copy_out, sin_out = np.full((2, 3), -7.0, np.float32), np.full((2, 3), -7.0, np.float32)
+request.set_input_tensor(0, ov.Tensor(data, shared_memory=True))  # inputs first, as ExecuTorch does
+request.set_output_tensor(0, ov.Tensor(copy_out, shared_memory=True))
+request.set_output_tensor(1, ov.Tensor(sin_out, shared_memory=True))
+request.infer()
+
+print("output 0 == x:     ", np.array_equal(copy_out, original), copy_out[0])
+print("output 1 == sin(x):", np.allclose(sin_out, np.sin(original), atol=1e-3), sin_out[0])
+print("x left intact:     ", np.array_equal(data, original), data[0])
+'''
+
+
+def newest_bug_row(rows):
+    buggy = [row for row in by_release(rows) if row["status"] == "bug" and row.get("plain")]
+    return buggy[-1] if buggy else None
+
+
+def diff_text(max_abs_diff):
+    names = {"copy": "output 0", "downstream": "sin", "input": "x"}
+    return ", ".join(f"{names[k]} {v:.3g}" for k, v in max_abs_diff.items() if v is not None)
+
+
+def observed_lines(plain):
+    lines = []
+    for run in plain["runs"]:
+        if run["api"] == "python" and run["model"] == "param_result_and_sin":
+            seen = [SYMPTOMS[s] for s, v in run["symptoms"].items() if v] or ["nothing wrong"]
+            expected, actual = ([round(v, 4) for v in run[key]] for key in ("expected", "actual"))
+            lines.append(f"- {ORDERS[run['order']]}: expected output 0 = {expected}, got {actual}; "
+                         f"{', '.join(seen)} (max |diff|: {diff_text(run['max_abs_diff'])})")
+    return "\n".join(lines)
+
+
+def also_reproduced(plain):
+    """What else showed the bug in ExecuTorch's order on this release, from its own runs."""
+    buggy = [r for r in plain["runs"] if r["order"] == "inputs_first" and any((r["symptoms"] or {}).values())]
+    found = []
+    if any(r["api"] == "c" for r in buggy):
+        found.append("through the C API (`ov_core_import_model` of the exported blob, "
+                     "`ov_tensor_create_from_host_ptr`, `ov_infer_request_set_input_tensor_by_index`, "
+                     "`..._set_output_tensor_by_index`, `ov_infer_request_infer`)")
+    if any(r["model"] == "param_result_and_sin_dynamic" for r in buggy):
+        found.append("with a dynamic batch dimension")
+    if any(r["model"] == "param_result_only" for r in buggy):
+        found.append("when the Parameter feeds only the Result (output stale, input intact)")
+    torch_models = [r["model"].removeprefix("torch:") for r in buggy if r["model"].startswith("torch:")]
+    if torch_models:
+        found.append("on models converted from `torch.export` programs of " + ", ".join(torch_models))
+    return ("The same happens " + "; ".join(found) + ".") if found else ""
+
+
+def first_to_last(summary, column):
+    span = summary["first_last"][label(column)]
+    return f"{span[0]} to {span[1]}" if span else "no release"
+
+
+def openvino_stale_copies(matrix):
+    """The upstream issue body: reads on its own, built from the matrix's measurements."""
+    rows, summary = matrix["rows"], matrix["summary"]
+    newest = newest_bug_row(rows)
+    if newest is None:
+        return "# No release reproduced the bug\n\n" + render_markdown(matrix)
+    release = newest["release"]
+    measured = [row for row in rows if row.get("plain")]
+    buggy = [row for row in measured if row["status"] == "bug"]
+    control = summary["control_order_also_wrong"]
+    control_text = f" (in {', '.join(control)} the outputs-first order is wrong too)" if control else ""
+    executorch = [row for row in by_release(rows) if (row.get("executorch") or {}).get("counts")]
+    impact = (f"On {executorch[-1]['release']} the ExecuTorch path gives: "
+              f"{executorch_cell(executorch[-1]['executorch'])} (catalogue cases with the stock "
+              "OpenvinoPartitioner, compared with eager PyTorch)." if executorch else "")
+    stale = first_to_last(summary, ("python", "inputs_first", "stale_output"))
+    overwritten = first_to_last(summary, ("python", "inputs_first", "input_overwritten"))
+    return md.issue(
+        "[CPU] Output fed directly by a Parameter is never written when set_output_tensor follows "
+        "set_input_tensor",
+        [("Summary", f"""\
+When a compiled model has a Result fed directly by a Parameter — what the PyTorch frontend makes of
+`x.clone()`, `x.detach()` or `x[:, :]` — and the caller sets the input tensor before the output
+tensor (both wrapping user memory), the CPU plugin never writes that output: it keeps whatever the
+buffer held. Outputs computed from the same input are computed from that stale buffer, and the
+caller's input buffer can be overwritten with it. Setting the output tensor first avoids it{control_text}.
+Reproduced in {len(buggy)} of the {len(measured)} releases we ran (stale output: {stale}; input
+overwritten: {overwritten})."""),
+         ("Environment", md.environment(newest["plain"]["environment"])),
+         ("Reproducer", f"""\
+{md.code_block(MINIMAL_REPRODUCER)}
+
+Expected: `True` three times. Observed on {release}:
+
+{observed_lines(newest['plain'])}
+
+{also_reproduced(newest['plain'])}"""),
+         ("Releases", f"{release_table(measured)}\n\n{summary_lines(summarize(measured))}"),
+         ("What we observed about the cause", md.bullets([
+             "A Result shares its input's tensor descriptor, and for a Parameter→Result model the infer "
+             "request appears to keep one slot for that input and that output: the last `set_*_tensor` call wins.",
+             "The plugin then binds the graph edge to the user's output buffer and, at `infer()`, reads \"the "
+             "input\" from it: the input is never read and the output never written. With other consumers of "
+             "the Parameter, the edge stays bound to the input buffer and the stale output contents are copied "
+             "into it.",
+             "Related history: openvino PR #18379 (shared tensor for same-named ports), #19309 (closed, \"Copy "
+             "Result tensor for Param->Result subgraph\"), #25954, #28945; issue #19743."])),
+         ("Impact", f"""\
+ExecuTorch's OpenVINO runtime sets every input tensor, then every output tensor, then infers, so an
+exported model that returns a copy of an input returns stale memory (a robot policy exported with
+LeRobot returned wrong actions). {impact} Until this is fixed, ExecuTorch users can keep such copies
+out of the OpenVINO partition (a partitioner rule: ExecuTorch's own kernel then makes the copy), and
+check exported `.pte` files for delegate outputs fed by a Parameter.""")])
+
+
+# --- The blob's lifetime: OpenVINO's import and ExecuTorch's Free() --------------------------------
+
+IMPORT_REPRODUCER = HERE / "import_lifetime.py"
+EXECUTORCH_REPRODUCER = HERE / "executorch_by_path.py"
+# Where the two sides of the use-after-free are, in sources a maintainer can open.
+EXECUTORCH_SOURCE = ("`backends/openvino/runtime/OpenvinoBackend.cpp` on main (commit cff6f4d, 2026-08-22), "
+                     "`OpenvinoBackend::init`")
+OPENVINO_C_HEADER = "`include/openvino/c/ov_core.h` in the 2026.4.1 wheel, lines 398-409"
+
+
+def import_verdicts(rows):
+    return {row["release"]: bad for row in rows
+            if (bad := import_reads_caller_buffer(row.get("import_lifetime"))) is not None}
+
+
+def import_table(rows):
+    measured = [row for row in by_release(rows) if row.get("import_lifetime")]
+    return md.table(["release", "import_lifetime.py", "y[0] after the import returned and c was overwritten"],
+                    [[row["release"], row["import_lifetime"].get("verdict", "").split(":")[0],
+                      [round(v, 3) for v in row["import_lifetime"].get("actual", [])] or "-"] for row in measured])
+
+
+def by_path_table(rows):
+    """Per release with the ExecuTorch path run: how the stock programs fared by path and from bytes."""
+    measured = [row for row in by_release(rows) if (row.get("executorch") or {}).get("counts")]
+    return md.table(["release", "stock catalogue, per way of loading"],
+                    [[row["release"], executorch_cell(row["executorch"])] for row in measured])
+
+
+def newest_import_bug(rows):
+    buggy = [row for row in by_release(rows) if import_reads_caller_buffer(row.get("import_lifetime"))]
+    return buggy[-1] if buggy else None
+
+
+def openvino_import_lifetime(matrix):
+    rows = matrix["rows"]
+    newest = newest_import_bug(rows)
+    verdicts = import_verdicts(rows)
+    if newest is None:
+        return md.issue("No release run reads the caller's buffer after ov_core_import_model",
+                        [("Releases", import_table(rows))])
+    observed = newest["import_lifetime"]
+    return md.issue(
+        "[C API] ov_core_import_model keeps reading the caller's content after it returns (since 2026.4.0)",
+        [("Summary", f"""\
+After `ov_core_import_model(core, content, size, "CPU", &compiled)` has returned, the compiled model
+still reads `content`: a CPU constant overwritten in the caller's buffer after the call changes the
+results; releases where the import copies the content are unaffected.
+{md.first_bad_release(verdicts, matrix.get("available", ()))} Nothing in the C API's documentation
+says the content must outlive the compiled model, and callers free it: ExecuTorch's OpenVINO backend
+does, right after the call, so ExecuTorch programs loaded from a file crash or read freed memory."""),
+         ("Environment", md.environment(observed)),
+         ("Reproducer", f"""\
+`pip install openvino numpy`, then `python import_lifetime.py`:
+
+{md.code_block(IMPORT_REPRODUCER.read_text())}
+
+Observed on {newest['release']}: expected `y[0] = {[round(v, 4) for v in observed['expected']]}`, got
+`{[round(v, 4) for v in observed['actual']]}` — the -7 written into the caller's buffer after the call."""),
+         ("Releases", import_table(rows)),
+         ("Where", md.bullets([
+             f"{OPENVINO_C_HEADER}: the documentation of `ov_core_import_model` says only \"A pointer to "
+             "content of the exported model\"; nothing about how long it must stay valid.",
+             "`src/bindings/c/src/ov_core.cpp`, `ov_core_import_model`: in the sources we could read "
+             "(commit 00afc1f) it wraps the content in a `mem_istream` and calls "
+             "`Core::import_model(std::istream&)`, which copies. The 2026.4 sources were not readable here; "
+             "the measured behaviour fits the C API calling `Core::import_model(const ov::Tensor&)` over the "
+             "caller's memory (declared in `include/openvino/runtime/core.hpp` in both the 2026.3.1 and "
+             "2026.4.1 wheels, likewise silent on lifetime), with the CPU plugin keeping its constants there.",
+             "Either copy in the C API as before (callers were written for that), or document that the content "
+             "must outlive every compiled model imported from it, preferably with an opt-in for zero-copy."])),
+         ("Impact", f"""\
+ExecuTorch 1.5.1's OpenVINO backend (and main as of August 2026) frees the content right after the
+import ({EXECUTORCH_SOURCE}), so every ExecuTorch program whose OpenVINO delegate has a bias or an
+eltwise constant crashes (SIGSEGV) or reads freed memory when loaded from a file with 2026.4.x. We
+report that side to ExecuTorch separately.""")])
+
+
+def executorch_frees_blob(matrix):
+    rows = matrix["rows"]
+    verdicts = import_verdicts(rows)
+    ran_executorch = any((row.get("executorch") or {}).get("counts") for row in rows)
+    return md.issue(
+        "[OpenVINO] Backend frees the delegate blob after ov_core_import_model: .pte loaded by path crashes "
+        "with OpenVINO 2026.4",
+        [("Summary", """\
+`OpenvinoBackend::init` passes `processed->data()` to `ov_core_import_model` and then calls
+`processed->Free()`. When the program was loaded from a file (`Runtime.load_program(path)`, the C++
+`Module`), the delegate data sits in a segment and `Free()` unmaps it. From OpenVINO 2026.4.0 the
+import no longer copies that content and the CPU plugin keeps reading constants (biases, eltwise
+operands) from it: the first `execute` crashes with SIGSEGV, or, once the pages are reused, computes
+on other data. Loading from Python bytes hides it (`Free()` is a no-op there)."""),
+         ("Reproducer", f"""\
+`pip install torch executorch openvino`, then `python executorch_by_path.py`:
+
+{md.code_block(EXECUTORCH_REPRODUCER.read_text())}
+
+Output with executorch 1.5.1 and OpenVINO 2026.4.1:
+
+```
+blob in segment, loaded from bytes: max |diff| 1.19e-07
+blob in segment, loaded from path : exit -11
+blob in inline , loaded from path : max |diff| 1.19e-07
+BUG REPRODUCED
+```"""),
+         ("Releases", f"""\
+OpenVINO's import, per release ({IMPORT_REPRODUCER.name}; a "BUG" row is a release whose import keeps
+reading the caller's buffer): {md.first_bad_release(verdicts, matrix.get("available", ()))}
+
+{import_table(rows)}
+""" + (f"\nThe ExecuTorch path's stock catalogue, per release:\n\n{by_path_table(rows)}" if ran_executorch
+        else "\n(The ExecuTorch path was not run in this matrix; run `repro/matrix.py --executorch`.)")),
+         ("Where", md.bullets([
+             f"{EXECUTORCH_SOURCE}: lines 162-163 `status = ov_.core_import_model(core, data_ptr, data_size, "
+             "device.c_str(), &compiled_model);`, line 175 `processed->Free();`. gdb on 1.5.1 shows the "
+             "`munmap` from there and the fault at the bias's offset in the `.pte`; skipping that one `munmap` "
+             "removes the crash.",
+             "Suggested change: keep `processed` alive in the delegate handle and `Free()` it in "
+             "`OpenvinoBackend::destroy` (line 319), or copy the content before freeing it (costs the blob's size "
+             "in memory). Until then, `ExecutorchBackendConfig(extract_delegate_segments=False)` keeps the blob "
+             "inside the flatbuffer, which the program keeps alive: measured no slower to load or run.",
+             "OpenVINO's side (the import stopped copying in 2026.4.0 without documenting the lifetime) is "
+             "reported to OpenVINO separately."]))])
+
+
+REPORTS = {"openvino-stale-copies.md": openvino_stale_copies,
+           "openvino-import-lifetime.md": openvino_import_lifetime,
+           "executorch-frees-blob.md": executorch_frees_blob}
+
+
+def write_reports(matrix, directory):
+    """Write every report into ``directory``; returns the paths written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, render in REPORTS.items():
+        (directory / name).write_text(render(matrix))
+        written.append(directory / name)
+    return written
