@@ -214,7 +214,7 @@ def main(argv=None):
                 runner.close()
     exit_code, verdict = summarize(records, args.partitioner)
     report = {"environment": environment(), "seed": SEED, "partitioner": args.partitioner, "loads": GATE_LOADS,
-              "cases": records, "verdict": verdict, "exit_code": exit_code}
+              "cases": records, "counts": outcome_counts(records), "verdict": verdict, "exit_code": exit_code}
     print(json.dumps(report, indent=1)) if args.json else print_table(report)
     return exit_code
 

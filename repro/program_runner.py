@@ -87,8 +87,11 @@ class ProgramRunner:
                    "outputs": str(self.workdir / "outputs.pt")}
         torch.save([tensor.clone() for tensor in inputs], request["inputs"])
         self.log_offset = self.log.stat().st_size  # what the child prints from here on is about this program
-        self.child.stdin.write(json.dumps(request) + "\n")
-        self.child.stdin.flush()
+        try:
+            self.child.stdin.write(json.dumps(request) + "\n")
+            self.child.stdin.flush()
+        except BrokenPipeError:  # the child died before it read the request (e.g. it could not start)
+            return self._ended(timed_out=False)
         ready, _, _ = select.select([self.child.stdout], [], [], self.timeout)
         answer = self.child.stdout.readline() if ready else None
         if not answer:

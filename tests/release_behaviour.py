@@ -104,11 +104,12 @@ _STOCK_LOWERING_FAILS = {
 }
 
 
-# Loaded by path: ExecuTorch 1.5.1's OpenVINO backend frees each delegate's blob right after
-# ov_core_import_model; from this release the import no longer copies it and the CPU plugin reads
-# the constants it does not repack (biases, eltwise operands) in place: a crash, or wrong values once
-# the freed pages are reused. Loaded from bytes nothing is freed. Measured: 2026.3.1 and older fine.
-BY_PATH_USE_AFTER_FREE_FROM = Version("2026.4.0")
+# From this release ov_core_import_model no longer copies the content: the CPU plugin reads the
+# constants it does not repack (biases, eltwise operands) from the caller's buffer after the call
+# (repro/import_lifetime.py; measured: 2025.2.0, 2026.3.1 copy; 2026.4.0, 2026.4.1 do not).
+# ExecuTorch 1.5.1's OpenVINO backend frees that buffer right after the call, so a program loaded by
+# path crashes, or gives wrong values once the freed pages are reused; from bytes nothing is freed.
+IMPORT_KEEPS_CALLER_BUFFER_FROM = Version("2026.4.0")
 # Measured on 2026.4.1 (stock, by path): every other catalogue case runs by path as it does from bytes,
 # including conv_without_bias (weights are repacked at import) and sin(x) * 2 (a float scalar).
 _READS_A_CONSTANT_IN_PLACE = {
@@ -124,7 +125,7 @@ def stock_outcome(case, load="bytes", release=None):
     """("correct" | "wrong" | "lowering_failed" | "crashed_or_wrong", why) for a catalogue case with the
     stock partitioner, its program loaded from bytes or by path."""
     release = release or installed_openvino()
-    if load != "bytes" and case in _READS_A_CONSTANT_IN_PLACE and release >= BY_PATH_USE_AFTER_FREE_FROM:
+    if load != "bytes" and case in _READS_A_CONSTANT_IN_PLACE and release >= IMPORT_KEEPS_CALLER_BUFFER_FROM:
         return "crashed_or_wrong", _USE_AFTER_FREE
     if case in ("detach", "full_slice", "transpose_0_0") and release < ALIAS_COPY_DELEGATED_FROM:
         return "correct", "alias_copy is not delegated before 2025.4, so ExecuTorch makes the copy"

@@ -7,10 +7,14 @@ a result and not the end of the run, the workaround's programs keep their blobs 
 correctly with every loader, and the rule follows the partitioner, not the process.
 """
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from tests.conftest import skip_module_without_executorch_path
-from tests.release_behaviour import BY_PATH_USE_AFTER_FREE_FROM, installed_openvino
+from tests.release_behaviour import IMPORT_KEEPS_CALLER_BUFFER_FROM, installed_openvino
 
 skip_module_without_executorch_path()
 executorch_path = pytest.importorskip("repro.executorch_path")
@@ -26,7 +30,7 @@ from workaround.inline_blobs import keeps_openvino_blobs_inline  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 CONSTANT_CASES = [case.name for case in catalogue.CONSTANT_CASES]
-USE_AFTER_FREE = installed_openvino() >= BY_PATH_USE_AFTER_FREE_FROM
+USE_AFTER_FREE = installed_openvino() >= IMPORT_KEEPS_CALLER_BUFFER_FROM
 
 
 def blobs_in_segments(program):
@@ -50,23 +54,36 @@ def test_a_crash_is_a_result_and_the_next_program_gets_a_fresh_child(lowered_cas
     assert second.status == "ok", second.detail
 
 
-@pytest.mark.parametrize("case", CONSTANT_CASES)
-def test_workaround_program_is_correct_in_the_cpp_module_loader(lowered_case, case):
+@pytest.mark.parametrize("load", ["bytes", "path"])
+def test_a_program_that_cannot_load_is_a_runtime_failure_naming_the_error(runners, tmp_path, load):
+    not_a_program = tmp_path / "empty.pte"
+    not_a_program.write_bytes(b"not a program")
+    run = runners[load].run(not_a_program, [])
+    assert run.status == "runtime_failed", run
+    assert run.detail.startswith("RuntimeError"), run.detail
+
+
+@pytest.fixture(scope="module")
+def module_loader():
     """_load_for_executorch(path): ExecuTorch's C++ Module with its mmap loader, as C++ deployments load."""
+    with ProgramRunner("module") as runner:
+        yield runner
+
+
+@pytest.mark.parametrize("case", CONSTANT_CASES)
+def test_workaround_program_is_correct_in_the_cpp_module_loader(lowered_case, module_loader, case):
     record = lowered_case(case, "workaround")
     inputs = catalogue.CASES[case].inputs()
-    with ProgramRunner("module") as runner:
-        run = runner.run(record["pte"], inputs)
+    run = module_loader.run(record["pte"], inputs)
     outcome = executorch_path.load_outcome(catalogue.CASES[case], run, inputs,
                                            executorch_path.eager_outputs(catalogue.CASES[case], inputs))
     assert outcome["outcome"] == "correct", outcome
 
 
 @pytest.mark.skipif(not USE_AFTER_FREE, reason=f"OpenVINO {installed_openvino()} copies the blob at import")
-def test_stock_program_crashes_in_the_cpp_module_loader(lowered_case):
+def test_stock_program_crashes_in_the_cpp_module_loader(lowered_case, module_loader):
     record = lowered_case("conv_bias_relu")
-    with ProgramRunner("module") as runner:
-        run = runner.run(record["pte"], catalogue.CASES["conv_bias_relu"].inputs())
+    run = module_loader.run(record["pte"], catalogue.CASES["conv_bias_relu"].inputs())
     assert run.status == "crashed", run
 
 
@@ -108,3 +125,19 @@ def test_install_keeps_blobs_inline_for_the_stock_partitioner_and_uninstall_rest
         uninstall()
     assert not keeps_openvino_blobs_inline()
     assert blobs_in_segments(lowered("conv_bias_relu", "stock").to_executorch()) == [True]
+
+
+def test_minimal_executorch_reproducer_matches_the_release_table():
+    """repro/executorch_by_path.py, the reproducer in the ExecuTorch report: by path it crashes from
+    2026.4.0; from bytes, and with the blob inline, it is correct."""
+    result = subprocess.run([sys.executable, str(Path(catalogue.__file__).with_name("executorch_by_path.py"))],
+                            capture_output=True, text=True, check=False, timeout=600)
+    lines = result.stdout.splitlines()
+    assert lines[1].startswith("blob in segment, loaded from bytes: max |diff|"), result.stdout
+    assert lines[3].startswith("blob in inline , loaded from path : max |diff|"), result.stdout
+    if USE_AFTER_FREE:
+        assert lines[2] == "blob in segment, loaded from path : exit -11", result.stdout
+        assert result.returncode == 1
+    else:
+        assert lines[2].startswith("blob in segment, loaded from path : max |diff|"), result.stdout
+        assert result.returncode == 0, result.stdout

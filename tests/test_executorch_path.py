@@ -74,8 +74,9 @@ def test_alias_copy_is_delegated_from_2025_4(lowered_case, case):
 def test_atan2_runs_outside_after_the_delegate_and_reads_a_clobbered_input(lowered_case):
     record = lowered_case("input_read_after_delegate")
     assert record["ops_outside"] == ["aten.atan2.default"]
-    assert record["inputs_intact"], "the caller's tensor is copied into planned memory and stays intact"
-    assert not record["outputs"][1]["ok"], "atan2(x, ...) should read the overwritten planned copy of x"
+    for run in record["runs"].values():
+        assert run["inputs_intact"], "the caller's tensor is copied into planned memory and stays intact"
+        assert not run["outputs"][1]["ok"], "atan2(x, ...) should read the overwritten planned copy of x"
 
 
 def run_script(*args, **env):
@@ -89,6 +90,8 @@ def test_script_json_and_saved_pte(tmp_path):
     assert result.returncode == report["exit_code"] == executorch_path.EXIT_BUG, result.stderr[-2000:]
     [record] = report["cases"]
     assert record["outcome"] == "wrong"
+    assert {load: run["outcome"] for load, run in record["runs"].items()} == {"bytes": "wrong", "path": "wrong"}
+    assert report["counts"] == {"lowering": {}, "bytes": {"wrong": 1}, "path": {"wrong": 1}}
     assert (tmp_path / "upstream_clone_sin.stock.pte").read_bytes()[4:8] == b"ET12"
 
 

@@ -1,9 +1,12 @@
-"""Workaround for OpenVINO's unwritten pass-through outputs in ExecuTorch programs.
+"""Workaround for the OpenVINO delegate's silent failures in ExecuTorch programs.
 
 Two-line fix for an export script::
 
     from workaround import CopySafeOpenvinoPartitioner
     to_edge_transform_and_lower(ep, partitioner=[CopySafeOpenvinoPartitioner(compile_spec)])
+
+It keeps pass-through copies out of OpenVINO partitions, and the OpenVINO blobs of the programs
+it makes inside the flatbuffer, so they load safely by path (``workaround.inline_blobs``).
 
 Channels-last models also need the boundary pass (see ``workaround.dim_order``)::
 
