@@ -14,7 +14,10 @@ and run again in plain OpenVINO Python with the inputs the delegate received (``
 Usage::
 
     python repro/executorch_path.py [--partitioner stock] [--case NAME] [--replay]
-                                    [--save-dir DIR] [--json]
+                                    [--save-dir DIR] [--json] [--report FILE]
+
+``--report FILE`` writes the upstream ExecuTorch issue body about channels-last boundaries
+(``repro/upstream_reports.py``) from the run's dim-order cases; it needs the stock partitioner.
 
 Exit status: 0 every case correct, 1 a case wrong, crashing or failing to lower (bug
 reproduced), 125 could not test (ExecuTorch, its OpenVINO backend or libopenvino_c
@@ -37,7 +40,8 @@ if __package__ in (None, ""):  # run as a script: make the project's packages im
 
 import torch
 
-from repro.catalogue import CASES, CATALOGUE, SEED
+from repro import upstream_reports
+from repro.catalogue import CASES, CATALOGUE, DIM_ORDER_CASES, SEED
 from repro.lowering import PARTITIONERS, Untestable, check_runtime, delegated_and_outside_ops, lower
 from repro.program_runner import ProgramRunner
 from repro.replay import capture_delegate_calls, replay
@@ -58,14 +62,30 @@ def max_abs_diff(actual, expected):
     return float((actual.detach().double() - expected.detach().double()).abs().max())
 
 
-def compare_outputs(case, actual, expected):
+def dim_order(tensor):
+    return list(tensor.dim_order()) if tensor.dim() else []
+
+
+def declared_dim_orders(edge):
+    """The dim order the lowered program declares for each output. It is eager's, except where
+    torch.export itself returns a contiguous copy for a view eager keeps strided (reshape of a
+    channels-last tensor): no ExecuTorch program can return eager's dim order there."""
+    output = next(node for node in edge.exported_program().graph.nodes if node.op == "output")
+    return [list(arg.meta["val"].dim_order()) if arg.meta["val"].dim() else [] for arg in output.args[0]]
+
+
+def compare_outputs(case, actual, expected, declared):
+    """Per output: shape, dtype, values against eager (copies exactly) and dim order against the
+    program's declared one (eager's recorded beside it)."""
     rows = []
     for index, want in enumerate(expected):
         got = actual[index] if index < len(actual) else torch.empty(0)
         tolerance = 0.0 if index in case.exact_outputs else case.atol
         diff = max_abs_diff(got, want)
         rows.append({"index": index, "shape": list(want.shape), "dtype": str(want.dtype).removeprefix("torch."),
-                     "tolerance": tolerance, "max_abs_diff": diff, "ok": diff <= tolerance})
+                     "dim_order": declared[index], "eager_dim_order": dim_order(want),
+                     "actual_dim_order": dim_order(got), "tolerance": tolerance, "max_abs_diff": diff,
+                     "ok": diff <= tolerance and dim_order(got) == declared[index]})
     return rows
 
 
@@ -74,12 +94,12 @@ def eager_outputs(case, inputs):
     return list(expected) if isinstance(expected, tuple | list) else [expected]
 
 
-def load_outcome(case, run, inputs, expected):
+def load_outcome(case, run, inputs, expected, declared):
     """One load of a program: {"outcome", "detail", "outputs", "inputs_intact"}."""
     if run.status != "ok":
         outcome = "crashed" if run.status == "crashed" else run.status
         return {"outcome": outcome, "detail": run.detail, "outputs": None, "inputs_intact": None}
-    rows = compare_outputs(case, run.outputs, expected)
+    rows = compare_outputs(case, run.outputs, expected, declared)
     return {"outcome": "correct" if all(row["ok"] for row in rows) else "wrong", "detail": "", "outputs": rows,
             "inputs_intact": all(torch.equal(a, b) for a, b in zip(run.fed, inputs, strict=True))}
 
@@ -93,12 +113,14 @@ def run_case(case, partitioner_name, runners, save_dir, *, with_replay=False, co
     """Lower, save, run with every runner and compare one case; failures become part of the record."""
     record = {"case": case.name, "what": case.what, "partitioner": partitioner_name,
               "skip_dim_order": case.skip_dim_order, "lowering_error": None, "delegates": None,
-              "delegated_ops": None, "ops_outside": None, "runs": {}, "replay": None, "pte": None}
+              "delegated_ops": None, "ops_outside": None, "declared_dim_orders": None, "runs": {}, "replay": None,
+              "pte": None}
     inputs = case.inputs()
     expected = eager_outputs(case, inputs)
     try:
         edge = lower(case, PARTITIONERS[partitioner_name](), config)
         inside, outside = delegated_and_outside_ops(edge)
+        declared = declared_dim_orders(edge)
         calls = capture_delegate_calls(edge, case) if with_replay else None
         program = edge.to_executorch()
     except Exception as error:
@@ -108,13 +130,13 @@ def run_case(case, partitioner_name, runners, save_dir, *, with_replay=False, co
                       traceback=traceback.format_exc())
         return record
     record.update(delegates=len(program.executorch_program.execution_plan[0].delegates),
-                  delegated_ops=inside, ops_outside=outside)
+                  delegated_ops=inside, ops_outside=outside, declared_dim_orders=declared)
     path = Path(save_dir) / f"{case.name}.{partitioner_name}.pte"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(program.buffer)
     record["pte"] = str(path)
     runs = {load: runner.run(path, inputs) for load, runner in runners.items()}
-    record["runs"] = {load: load_outcome(case, run, inputs, expected) for load, run in runs.items()}
+    record["runs"] = {load: load_outcome(case, run, inputs, expected, declared) for load, run in runs.items()}
     record["outcome"] = overall_outcome(record["runs"])
     if with_replay and record["delegates"] and runs.get("bytes") and runs["bytes"].status == "ok":
         record["replay"] = replay(calls, case, runs["bytes"].outputs)
@@ -188,6 +210,13 @@ def print_table(report):
     print("\n" + report["verdict"])
 
 
+def nearest_existing_folder(path):
+    folder = path.parent
+    while not folder.exists():
+        folder = folder.parent
+    return folder
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--partitioner", choices=sorted(PARTITIONERS), default="stock")
@@ -195,7 +224,12 @@ def main(argv=None):
     parser.add_argument("--replay", action="store_true", help="replay each delegate's blob in plain OpenVINO")
     parser.add_argument("--save-dir", type=Path, help="write each case's .pte file here")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--report", type=Path, help="write the ExecuTorch channels-last issue body here")
     args = parser.parse_args(argv)
+    if args.report and args.partitioner != "stock":
+        parser.error("--report describes the stock partitioner's behaviour: use it with --partitioner stock")
+    if args.report and not os.access(nearest_existing_folder(args.report), os.W_OK):
+        parser.error(f"--report: cannot write into {args.report.parent}")
     try:
         check_runtime()
     except Untestable as error:
@@ -216,6 +250,11 @@ def main(argv=None):
     report = {"environment": environment(), "seed": SEED, "partitioner": args.partitioner, "loads": GATE_LOADS,
               "cases": records, "counts": outcome_counts(records), "verdict": verdict, "exit_code": exit_code}
     print(json.dumps(report, indent=1)) if args.json else print_table(report)
+    if args.report:
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        names = {case.name for case in DIM_ORDER_CASES if not case.skip_dim_order}
+        args.report.write_text(upstream_reports.executorch_channels_last(report, names))
+        print(f"upstream report: {args.report}", file=sys.stderr)
     return exit_code
 
 

@@ -64,14 +64,14 @@ def stock_partitioner():
 
 
 def workaround_partitioner():
-    """The copy-safe partitioner and the pass that keeps boundary tensors in the default dim order."""
+    """The copy-safe partitioner: the whole fix, one line in an export script."""
     if str(PROJECT) not in sys.path:  # run as a script from repro/
         sys.path.insert(0, str(PROJECT))
     from executorch.exir.backend.backend_details import CompileSpec
 
-    from workaround import CopySafeOpenvinoPartitioner, DefaultDimOrderForOpenvino
+    from workaround import CopySafeOpenvinoPartitioner
 
-    return CopySafeOpenvinoPartitioner([CompileSpec("device", b"CPU")]), [DefaultDimOrderForOpenvino()]
+    return CopySafeOpenvinoPartitioner([CompileSpec("device", b"CPU")]), []
 
 
 def no_partitioner():

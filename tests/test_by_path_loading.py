@@ -76,7 +76,8 @@ def test_workaround_program_is_correct_in_the_cpp_module_loader(lowered_case, mo
     inputs = catalogue.CASES[case].inputs()
     run = module_loader.run(record["pte"], inputs)
     outcome = executorch_path.load_outcome(catalogue.CASES[case], run, inputs,
-                                           executorch_path.eager_outputs(catalogue.CASES[case], inputs))
+                                           executorch_path.eager_outputs(catalogue.CASES[case], inputs),
+                                           record["declared_dim_orders"])
     assert outcome["outcome"] == "correct", outcome
 
 

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -103,3 +104,44 @@ def test_unloadable_openvino_library_exits_125(tmp_path):
 
 def test_unknown_case_is_a_usage_error():
     assert run_script("--case", "no_such_case").returncode == 2
+
+
+CHANNELS_LAST_REPORT_CASES = ["conv_channels_last_input", "sin_channels_last_input"]
+
+
+def test_channels_last_report_has_the_reproducer_the_measured_table_and_the_diff(tmp_path):
+    report = tmp_path / "reports" / "executorch-channels-last.md"
+    arguments = [item for case in CHANNELS_LAST_REPORT_CASES for item in ("--case", case)]
+    result = run_script(*arguments, "--report", str(report))
+    assert result.returncode == executorch_path.EXIT_BUG, result.stderr[-2000:]
+    text = report.read_text()
+    for heading in ("## Summary", "## Reproducer", "## Measured", "## Proposed change"):
+        assert heading in text
+    assert "OpenvinoBackend::create_ov_tensor" in text
+    assert "| `conv_channels_last_input` | Conv2d(3, 3, 1)(x), x channels-last | wrong |" in text
+    elementwise = CASES["sin_channels_last_input"].what
+    assert f"| `sin_channels_last_input` | {elementwise} | correct |" in text
+    assert "```diff\n--- a/backends/openvino/preprocess.py\n+++ b/backends/openvino/preprocess.py" in text
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--partitioner", "workaround", "--report", "r.md"], "use it with --partitioner stock"),
+    (["--report", "/proc/forbidden/r.md"], "cannot write into /proc/forbidden"),
+], ids=["not_stock", "unwritable"])
+def test_report_usage_errors_are_one_line_and_exit_2(arguments, message):
+    result = run_script(*arguments)
+    assert result.returncode == 2
+    assert message in result.stderr.strip().splitlines()[-1]
+
+
+def test_minimal_channels_last_reproducer_reproduces():
+    """repro/executorch_channels_last.py, the reproducer in the ExecuTorch report (ExecuTorch's bug: every
+    OpenVINO release that runs the ExecuTorch path shows it)."""
+    script = Path(executorch_path.__file__).with_name("executorch_channels_last.py")
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=False,
+                            timeout=600)
+    lines = result.stdout.splitlines()
+    assert result.returncode == 1, result.stdout + result.stderr[-2000:]
+    contiguous, channels_last = (float(line.rsplit(" ", 1)[1]) for line in lines[1:3])
+    assert contiguous < 1e-2
+    assert channels_last > 0.1

@@ -92,7 +92,7 @@ def test_several_partitions_around_an_unsupported_op(execute_layer_test):
                        expected_delegates=2, name="several_partitions")
 
 
-@pytest.mark.parametrize("case", ["upstream_clone_sin", "conv_bias_relu"])
+@pytest.mark.parametrize("case", ["upstream_clone_sin", "conv_bias_relu", "conv_channels_last_input"])
 def test_install_fixes_unchanged_scripts_and_uninstall_restores_stock(tmp_path, runners, case):
     """Wrong values (the copy) or a crash by path (the freed blob) with the stock partitioner;
     correct, loaded either way, while the workaround is installed."""
@@ -191,6 +191,34 @@ def test_policy_with_the_workaround_equals_eager_and_the_copy_free_contiguous_pr
     assert max_diff(actions, eager_policy[0]) <= BF16_MATMUL_ATOL
 
 
+def lowered_with_precision(module, inputs, precision):
+    from executorch.exir.backend.backend_details import CompileSpec
+
+    from workaround import PRECISION_KEY, CopySafeOpenvinoPartitioner
+
+    specs = [CompileSpec("device", b"CPU"), CompileSpec(PRECISION_KEY, precision)]
+    partitioner = CopySafeOpenvinoPartitioner(specs)
+    case = catalogue.Case("precision", "precision", module.eval(), lambda: inputs)
+    return lowering.lower(case, (partitioner, []))
+
+
+def test_policy_with_f32_pinned_equals_eager_within_1e_5(pte_dir, runners, eager_policy):
+    """CPUs with bf16 run delegated matmuls in bf16 by default (3.2e-4 from eager on the policy);
+    the inference-precision CompileSpec pins f32."""
+    program = lowered_with_precision(policy.Policy(), policy.observation(), b"f32").to_executorch()
+    path = pte_dir / "policy.f32.pte"
+    path.write_bytes(program.buffer)
+    run = runners["path"].run(path, policy.observation())
+    assert run.status == "ok", run.detail
+    for actual, expected in zip(run.outputs, eager_policy, strict=True):
+        assert max_diff(actual, expected) <= 1e-5
+
+
+def test_an_unknown_inference_precision_reaches_openvino_and_fails_at_export():
+    with pytest.raises(Exception, match="int3"):
+        lowered_with_precision(catalogue.CONV, (catalogue.image(),), b"int3")
+
+
 def test_policy_convolutions_stay_delegated(pte_dir, runners):
     case = catalogue.Case("policy", "policy", policy.Policy().eval(), policy.observation)
     record = executorch_path.run_case(case, "workaround", runners, pte_dir)
@@ -209,24 +237,33 @@ LAYOUT_SENSITIVE_OPS = {"conv_channels_last_input": "aten.convolution.default",
 
 
 @pytest.mark.parametrize("case", sorted(LAYOUT_SENSITIVE_OPS))
-def test_layout_sensitive_op_stays_delegated_with_conversions_outside(lowered_case, case):
+def test_layout_sensitive_op_stays_delegated_with_nothing_left_to_executorch(lowered_case, case):
     record = lowered_case(case, "workaround")
     assert record["delegates"] == 1
     assert LAYOUT_SENSITIVE_OPS[case] in record["delegated_ops"]
-    assert "dim_order_ops._to_dim_order_copy.default" in record["ops_outside"]
+    assert record["ops_outside"] == []
 
 
-def test_without_the_boundary_pass_a_channels_last_input_is_refused_naming_node_and_dim_order():
-    from workaround import CopySafeOpenvinoPartitioner, DimOrderError
+def test_scripts_that_still_pass_the_boundary_pass_stay_correct_and_are_told_it_is_not_needed(pte_dir, runners):
+    from workaround import DefaultDimOrderForOpenvino
 
     partitioner, _ = lowering.PARTITIONERS["workaround"]()
-    assert isinstance(partitioner, CopySafeOpenvinoPartitioner)
-    with pytest.raises(DimOrderError) as error:
-        lowering.lower(catalogue.CASES["conv_channels_last_input"], (partitioner, []))
-    message = str(error.value)
-    assert "dim order [0, 2, 3, 1]" in message
-    assert "enters OpenVINO partition" in message
-    assert "DefaultDimOrderForOpenvino" in message
+    case = catalogue.CASES["conv_channels_last_input"]
+    with pytest.warns(DeprecationWarning, match="no longer needed"):
+        edge = lowering.lower(case, (partitioner, [DefaultDimOrderForOpenvino()]))
+    declared = executorch_path.declared_dim_orders(edge)
+    path = pte_dir / "conv_channels_last_input.with_pass.pte"
+    path.write_bytes(edge.to_executorch().buffer)
+    inputs = case.inputs()
+    for load in executorch_path.GATE_LOADS:
+        outcome = executorch_path.load_outcome(case, runners[load].run(path, inputs), inputs,
+                                               executorch_path.eager_outputs(case, inputs), declared)
+        assert outcome["outcome"] == "correct", outcome
+
+
+def test_post_lowering_check_does_not_flag_a_delegate_that_honours_its_dim_orders(lowered_case):
+    record = lowered_case("conv_output_to_channels_last", "workaround")
+    assert check_program(record["pte"]) == []
 
 
 def test_post_lowering_check_flags_a_stock_channels_last_boundary(lowered_case):

@@ -17,9 +17,8 @@ from executorch.exir import to_edge  # noqa: E402
 from executorch.exir.backend.backend_details import CompileSpec  # noqa: E402
 
 from repro import catalogue  # noqa: E402
-from workaround import CopySafeOpenvinoPartitioner, DefaultDimOrderForOpenvino, UnsafeCopyError  # noqa: E402
+from workaround import CopySafeOpenvinoPartitioner, UnsafeCopyError  # noqa: E402
 from workaround.copy_ops import PASS_THROUGH_COPY_OPS, aten_op  # noqa: E402
-from workaround.dim_order import non_default_boundary_tensors  # noqa: E402
 from workaround.exclusion import TAG, copies_leaving_partition, depends_on_itself, partition_of  # noqa: E402
 
 SPEC = [CompileSpec("device", b"CPU")]
@@ -30,13 +29,10 @@ CONV = "aten.convolution.default"
 
 
 def tagged(function, inputs, partitioner_class=CopySafeOpenvinoPartitioner, skip_dim_order=False):
-    """(edge program after partitioning, partition tags): to_edge and the workaround's boundary pass
-    (the stock partitioner gets the plain edge program), then the partitioner's tagging only."""
+    """(edge program after partitioning, partition tags): to_edge, then the partitioner's tagging only."""
     case = catalogue.Case("graph", "graph", function, lambda: inputs, skip_dim_order=skip_dim_order)
     exported = torch.export.export(case.module(), inputs)
     edge = to_edge(exported, compile_config=lowering.compile_config(case))
-    if partitioner_class is CopySafeOpenvinoPartitioner:
-        edge = edge.transform([DefaultDimOrderForOpenvino()])
     program = edge.exported_program()
     result = partitioner_class(SPEC).partition(program)
     return program, result.partition_tags
@@ -63,14 +59,14 @@ EXPECTED = {
     "alias_copy": {"outside": [ALIAS, CLONE], "partitions": [[SIN]]},
     "clone_only": {"outside": [CLONE], "partitions": []},
     "two_inputs": {"outside": [CLONE, CLONE], "partitions": [[ADD]]},
-    "clone_channels_last": {"outside": [CLONE, TO_DIM_ORDER, TO_DIM_ORDER], "partitions": [[SIN]]},
-    "conv_channels_last_input": {"outside": [TO_DIM_ORDER, TO_DIM_ORDER], "partitions": [[CONV]]},
-    "conv_output_to_channels_last": {"outside": [TO_DIM_ORDER], "partitions": [[CONV]]},
-    "channels_last_output": {"outside": [TO_DIM_ORDER], "partitions": [sorted([SIN, "aten.mul.Tensor",
-                                                                                 TO_DIM_ORDER])]},
-    "cat_channels_last_inputs": {"outside": [TO_DIM_ORDER] * 3, "partitions": [sorted(["aten.cat.default",
-                                                                                      "aten.mul.Tensor",
-                                                                                      TO_DIM_ORDER])]},
+    # Channels-last boundaries are handled inside the delegate: layout changes stay delegated.
+    "clone_channels_last": {"outside": [CLONE], "partitions": [[SIN]]},
+    "conv_channels_last_input": {"outside": [], "partitions": [[CONV]]},
+    "conv_output_to_channels_last": {"outside": [], "partitions": [sorted([CONV, TO_DIM_ORDER])]},
+    "channels_last_output": {"outside": [], "partitions": [sorted([SIN, "aten.mul.Tensor", TO_DIM_ORDER,
+                                                                   TO_DIM_ORDER])]},
+    "cat_channels_last_inputs": {"outside": [], "partitions": [sorted(["aten.cat.default", "aten.mul.Tensor",
+                                                                       TO_DIM_ORDER])]},
     "clone_used_inside": {"outside": [], "partitions": [
         sorted([CLONE, SIN, TO_DIM_ORDER, ADD])]},
     "intermediate_clone_returned": {"outside": [CLONE], "partitions": [[SIN]]},
@@ -94,11 +90,10 @@ def test_catalogue_case_delegates_exactly_the_expected_ops(name):
 
 
 @pytest.mark.parametrize("name", list(EXPECTED))
-def test_no_copy_leaves_and_no_boundary_is_non_default_and_no_partition_depends_on_itself(name):
+def test_no_copy_leaves_and_no_partition_depends_on_itself(name):
     program, tags = catalogue_tagged(name)
     graph = program.graph_module.graph
     assert copies_leaving_partition(graph) == set()
-    assert non_default_boundary_tensors(graph, partition_of) == []
     assert not any(depends_on_itself(graph, tag) for tag in tags)
     assert set(tags) == {partition_of(n) for n in graph.nodes} - {None}, "a returned tag has no node"
 

@@ -8,7 +8,9 @@ outputs whatever op produced them, including pass-throughs nobody has listed yet
 
 It also reads the program's own tensor metadata: a delegate argument (input or
 output) whose dim order is not the default is handed to OpenVINO as if it were
-contiguous, which gives wrong values for any layout-sensitive op.
+contiguous, which gives wrong values for any layout-sensitive op, unless the compiled
+model marks that it reads or writes it in that order (``workaround.boundary_marks``,
+which the workaround's partitions carry).
 
 And it reads where each OpenVINO blob is stored: in a segment after the flatbuffer
 (ExecuTorch's default), ExecuTorch 1.5.1's backend frees it right after importing it, and
@@ -30,6 +32,8 @@ import json
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, read_mark
 
 OPENVINO_BACKEND = "OpenvinoBackend"
 EXIT_CLEAN, EXIT_AFFECTED, EXIT_UNREADABLE = 0, 1, 2
@@ -100,11 +104,9 @@ def openvino_delegates(pte_bytes):
     return found
 
 
-def pass_through_outputs(blob):
+def pass_through_outputs(compiled):
     """Indices of outputs of the compiled model that are fed directly by a Parameter, with its name."""
-    import openvino as ov
-
-    runtime_model = ov.Core().import_model(blob, "CPU").get_runtime_model()
+    runtime_model = compiled.get_runtime_model()
     found = []
     for index, result in enumerate(runtime_model.get_results()):
         source = result.input_value(0).get_node()
@@ -113,18 +115,41 @@ def pass_through_outputs(blob):
     return found
 
 
+def honoured_dim_orders(compiled):
+    """The argument positions (inputs, then outputs) whose dim order the compiled model marks as read
+    or written in that order, with the order: {position: [dim order]}."""
+    honoured = {}
+    for offset, prefix, ports in ((0, INPUT_MARK, compiled.inputs), (len(compiled.inputs), OUTPUT_MARK,
+                                                                     compiled.outputs)):
+        for index, port in enumerate(ports):
+            for found in filter(None, (read_mark(prefix, name) for name in port.get_names())):
+                if found[0] == index:
+                    honoured[offset + index] = found[1]
+    return honoured
+
+
+def unhonoured_dim_orders(delegate, compiled):
+    honoured = honoured_dim_orders(compiled)
+    return [(position, order) for position, order in enumerate(delegate.argument_dim_orders)
+            if order is not None and order != sorted(order) and honoured.get(position) != order]
+
+
 def check_delegates(delegates):
+    import openvino as ov
+
     findings = []
     for index, delegate in enumerate(delegates):
+        compiled = ov.Core().import_model(delegate.blob, "CPU")
         findings += [Finding("pass_through_output", index, output,
                              f"output {output} of OpenVINO delegate {index} is input '{name}' passed straight "
                              "through: with ExecuTorch's call order it is never written")
-                     for output, name in pass_through_outputs(delegate.blob)]
+                     for output, name in pass_through_outputs(compiled)]
         findings += [Finding("non_default_dim_order", index, position,
-                             f"argument {position} of OpenVINO delegate {index} has dim order {order}: "
-                             "the runtime hands it to OpenVINO as if it were contiguous")
-                     for position, order in enumerate(delegate.argument_dim_orders)
-                     if order is not None and order != sorted(order)]
+                             f"argument {position} of OpenVINO delegate {index} has dim order {order} and its "
+                             "compiled model does not read or write it in that order: the runtime hands it over "
+                             "as if it were contiguous, so the values are wrong unless every op between it and "
+                             "the partition's edge is elementwise")
+                     for position, order in unhonoured_dim_orders(delegate, compiled)]
         if delegate.in_segment:
             findings.append(Finding("delegate_blob_in_segment", index, None,
                                     f"OpenVINO delegate {index}'s compiled model is stored in a segment that "

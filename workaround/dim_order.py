@@ -1,38 +1,24 @@
-"""Every tensor that crosses an OpenVINO partition boundary in the default dim order.
+"""Dim orders at OpenVINO partition boundaries: reading them, and refusing what cannot be made right.
 
-ExecuTorch's OpenVINO runtime wraps each boundary buffer with its sizes only, so
-OpenVINO reads and writes every delegate input and output as if it were contiguous.
-A channels-last tensor entering a partition (an image fed to a conv) or leaving it
-(a conv's channels-last result) then gives wrong values. Inside a partition layout
-does not matter: OpenVINO computes on logical tensors and ignores memory format.
+ExecuTorch's OpenVINO runtime wraps each boundary buffer with its sizes only, so OpenVINO reads
+and writes every delegate input and output as if it were contiguous. With dim order on (the
+default), the workaround compiles each partition to honour its boundary tensors' dim orders
+(``workaround.boundary_dim_orders``), so nothing needs converting in ExecuTorch any more.
 
-Use ``DefaultDimOrderForOpenvino`` as a transform pass together with the copy-safe
-partitioner::
+With dim order off (``EdgeCompileConfig(_skip_dim_order=True)``) ExecuTorch cannot hold a
+channels-last tensor at all, yet the exported graph can still produce one: any such tensor that
+would cross a partition boundary is refused at export (``DimOrderError``), never wrong values.
 
-    to_edge_transform_and_lower(ep, transform_passes=[DefaultDimOrderForOpenvino()],
-                                partitioner=[CopySafeOpenvinoPartitioner(compile_spec)])
-
-Why a pass and not the partitioner: a partitioner may only tag nodes (ExecuTorch
-asserts it leaves the graph unchanged), and the fix needs new nodes. The pass gives
-every op OpenVINO takes its tensor inputs in the default dim order (a
-``_to_dim_order_copy`` in front of it where needed, so the op's own result becomes
-default too), then converts each program output back to the dim order eager
-produced. The partitioner keeps those conversions out of its partitions (a layout
-change is never delegated at a partition boundary), so ExecuTorch's kernels do
-them, and the layout-sensitive op itself stays delegated. Anything still crossing a
-boundary in another dim order is refused at export (``DimOrderError``).
+``DefaultDimOrderForOpenvino``, the transform pass earlier versions needed, is kept so that
+scripts passing it keep working; it now changes nothing.
 """
 
-import functools
+import warnings
 
 import torch
-from executorch.exir.dialects._ops import ops as exir_ops
-from executorch.exir.pass_base import ExportPass, PassResult, ProxyValue
+from executorch.exir.pass_base import ExportPass, PassResult
 
 from workaround.copy_ops import aten_op
-
-TO_DIM_ORDER = exir_ops.edge.dim_order_ops._to_dim_order_copy.default
-LAYOUT_OPS = {torch.ops.dim_order_ops._to_dim_order_copy.default, torch.ops.dim_order_ops._clone_dim_order.default}
 
 
 class DimOrderError(ValueError):
@@ -65,26 +51,6 @@ def node_dim_order(node):
     return dim_order(node.meta.get("val"))
 
 
-@functools.cache
-def _openvino_op_names():
-    from executorch.backends.openvino.partitioner import OpenvinoOperatorsSupport
-    from openvino.frontend.pytorch.torchdynamo.op_support import OperatorSupport
-
-    return frozenset(OperatorSupport([])._support_dict) | frozenset(OpenvinoOperatorsSupport.extended_support_dict)
-
-
-def openvino_takes(op):
-    """Whether the stock OpenvinoPartitioner would delegate this op (its own support table)."""
-    return "torch.ops." + getattr(op, "__name__", str(op)) in _openvino_op_names()
-
-
-def is_layout_change(node):
-    """A dim-order op whose result is in another dim order than its input."""
-    if node.op != "call_function" or aten_op(node) not in LAYOUT_OPS:
-        return False
-    return node_dim_order(node.args[0]) != node_dim_order(node)
-
-
 MEMORY_FORMAT_OPS = {torch.ops.aten.clone.default, torch.ops.aten._to_copy.default}
 
 
@@ -95,42 +61,14 @@ def lowered_without_dim_order(graph):
 
 
 class DefaultDimOrderForOpenvino(ExportPass):
-    """Give every op OpenVINO takes default-dim-order inputs; restore eager's dim order at the outputs.
-
-    With dim order off it does nothing: ExecuTorch then cannot hold a channels-last tensor at
-    all, and the partitioner refuses any that would cross a partition boundary."""
+    """No longer needed, and now a no-op: the copy-safe partitioner compiles each OpenVINO partition to
+    honour its boundary dim orders. Kept so that export scripts written for earlier versions run."""
 
     def call(self, graph_module):
-        if lowered_without_dim_order(graph_module.graph):
-            return PassResult(graph_module, False)
-        output = next(node for node in graph_module.graph.nodes if node.op == "output")
-        self._output_orders = [node_dim_order(arg) if isinstance(arg, torch.fx.Node) else None
-                               for arg in output.args[0]]
-        return super().call(graph_module)
-
-    def _to_dim_order(self, value, order, meta):
-        return super().call_operator(TO_DIM_ORDER, (value,), {"dim_order": list(order)}, meta)
-
-    def _with_default_order(self, value, meta):
-        if isinstance(value, list | tuple):
-            return type(value)(self._with_default_order(item, meta) for item in value)
-        order = dim_order(value.data) if isinstance(value, ProxyValue) else None
-        return value if is_default(order) else self._to_dim_order(value, range(len(order)), meta)
-
-    def call_operator(self, op, args, kwargs, meta):
-        # Dim-order ops included: a clone that keeps a channels-last input channels-last then reads
-        # a default-order input and becomes a layout change, which the partitioner keeps off boundaries.
-        if openvino_takes(op):
-            args = tuple(self._with_default_order(arg, meta) for arg in args)
-        return super().call_operator(op, args, kwargs, meta)
-
-    def output(self, results, meta):
-        restored = []
-        for value, wanted in zip(results, self._output_orders, strict=True):
-            current = dim_order(value.data) if isinstance(value, ProxyValue) else None
-            needs_restoring = wanted is not None and current is not None and current != wanted
-            restored.append(self._to_dim_order(value, wanted, meta) if needs_restoring else value)
-        return super().output(restored, meta)
+        warnings.warn("DefaultDimOrderForOpenvino is no longer needed and does nothing: "
+                      "CopySafeOpenvinoPartitioner alone handles channels-last tensors at partition boundaries. "
+                      "Remove it from transform_passes.", DeprecationWarning, stacklevel=2)
+        return PassResult(graph_module, False)
 
 
 def non_default_boundary_tensors(graph, partition_of):
@@ -151,15 +89,16 @@ def non_default_boundary_tensors(graph, partition_of):
 
 
 def refuse_non_default_boundaries(graph, partition_of):
+    """With dim order off, refuse any tensor that would cross a partition boundary in a non-default
+    dim order (with dim order on, the partitions honour them and there is nothing to refuse)."""
+    if not lowered_without_dim_order(graph):
+        return
     found = non_default_boundary_tensors(graph, partition_of)
     if found:
         node, order, direction, tag = found[0]
         what = aten_op(node) if node.op == "call_function" else node.op
-        fix = ("Keep dim order on (do not pass EdgeCompileConfig(_skip_dim_order=True)) and add "
-               "workaround.DefaultDimOrderForOpenvino() to transform_passes." if lowered_without_dim_order(graph)
-               else "Add workaround.DefaultDimOrderForOpenvino() to "
-                    "to_edge_transform_and_lower(..., transform_passes=[...]).")
         raise DimOrderError(
-            f"node '{node.name}' ({what}) {direction} OpenVINO "
-            f"partition {tag} in dim order {list(order)}; ExecuTorch's OpenVINO runtime would hand it over as "
-            f"contiguous and the values would be wrong. {fix} ({len(found)} such crossing(s).)")
+            f"node '{node.name}' ({what}) {direction} OpenVINO partition {tag} in dim order {list(order)}, but "
+            "the program was lowered with dim order off, so ExecuTorch would hand it over as contiguous and the "
+            "values would be wrong. Keep dim order on (do not pass EdgeCompileConfig(_skip_dim_order=True)): "
+            f"the partitions then read and write it in its own dim order. ({len(found)} such crossing(s).)")

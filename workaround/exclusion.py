@@ -23,7 +23,7 @@ from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 
 from workaround.copy_ops import aten_op, is_layout_changing_aten_clone, is_pass_through_copy
-from workaround.dim_order import is_layout_change, refuse_non_default_boundaries
+from workaround.dim_order import refuse_non_default_boundaries
 
 TAG = "delegation_tag"
 
@@ -50,23 +50,6 @@ def copies_leaving_partition(graph):
         if any(user in leaving or partition_of(user) != tag for user in node.users):
             leaving.add(node)
     return leaving
-
-
-def layout_changes_at_a_boundary(graph):
-    """Tagged layout changes whose input comes from, or whose result goes to, outside their partition:
-    OpenVINO treats them as no-ops, so at a boundary they would hand over the wrong layout."""
-    found = set()
-    for node in graph.nodes:
-        tag = partition_of(node)
-        if tag is None or not is_layout_change(node):
-            continue
-        if partition_of(node.args[0]) != tag or any(partition_of(user) != tag for user in node.users):
-            found.add(node)
-    return found
-
-
-def to_exclude(graph):
-    return copies_leaving_partition(graph) | layout_changes_at_a_boundary(graph)
 
 
 def depends_on_itself(graph, tag):
@@ -113,9 +96,9 @@ def refuse_layout_changing_copy(node):
 
 
 def exclude_escaping_copies(exported_program, partition_tags):
-    """Untag every pass-through copy whose result leaves its partition, and every layout change at
-    a partition boundary, keeping partitions valid; refuse (``DimOrderError``) any tensor still
-    crossing a boundary in a non-default dim order (see ``workaround.dim_order``).
+    """Untag every pass-through copy whose result leaves its partition, keeping partitions valid;
+    with dim order off, refuse (``DimOrderError``) any tensor crossing a boundary in a non-default
+    dim order (see ``workaround.dim_order``).
 
     Returns the partition tags still in use (emptied partitions are dropped), each mapped to
     the delegation spec of the tag it came from. Constant data is re-tagged to follow its users.
@@ -126,7 +109,7 @@ def exclude_escaping_copies(exported_program, partition_tags):
     graph = graph_module.graph
     spec = next(iter(partition_tags.values()), None)
     chosen = {node for node in graph.nodes if partition_of(node) is not None}
-    leaving = to_exclude(graph)
+    leaving = copies_leaving_partition(graph)
     while leaving:
         for node in leaving:
             if is_layout_changing_aten_clone(node):
@@ -136,7 +119,7 @@ def exclude_escaping_copies(exported_program, partition_tags):
         tags = {partition_of(node) for node in chosen}
         if any(depends_on_itself(graph, tag) for tag in tags):
             repartition(graph_module, chosen)
-        leaving = to_exclude(graph)
+        leaving = copies_leaving_partition(graph)
     refuse_non_default_boundaries(graph, partition_of)
     for node in graph.nodes:
         if node.op != "call_function":

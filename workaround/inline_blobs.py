@@ -10,8 +10,8 @@ pages are reused, reads other data). A blob stored inline in the flatbuffer is p
 program's own data, which the runtime keeps for as long as the program lives, whatever the
 loader (``Runtime.load_program(path)``, the C++ ``Module``'s mmap loader, bytes).
 
-How: the copy-safe partition marks the nodes it hands to OpenVINO (``node.meta[MARK]``; the
-mark travels into the lowered module), and ``to_executorch`` serializes a program that has a
+How: the copy-safe partition marks the nodes it hands to OpenVINO (``workaround.provenance``;
+the mark travels into the lowered module), and ``to_executorch`` serializes a program that has a
 marked OpenVINO delegate with ``ExecutorchBackendConfig(extract_delegate_segments=False)``, the
 rest of the caller's config kept as given. Every other program is serialized exactly as before,
 so the rule follows the partitioner, not the order in which a process did things.
@@ -28,21 +28,15 @@ from executorch.exir import ExecutorchBackendConfig
 from executorch.exir.lowered_backend_module import LoweredBackendModule
 from executorch.exir.program._program import EdgeProgramManager
 
+from workaround.provenance import made_by_workaround
+
 OPENVINO_BACKEND = "OpenvinoBackend"
-MARK = "openvino_blob_inline"
 _STOCK_TO_EXECUTORCH = EdgeProgramManager.to_executorch
-
-
-def mark_partitioned_nodes(exported_program, tag_key):
-    """Mark every node tagged for a partition: its delegate's blob is to stay inline."""
-    for node in exported_program.graph_module.graph.nodes:
-        if tag_key in node.meta:
-            node.meta[MARK] = True
 
 
 def has_marked_openvino_delegate(edge_program_manager):
     return any(isinstance(module, LoweredBackendModule) and module.backend_id == OPENVINO_BACKEND
-               and any(node.meta.get(MARK) for node in module.original_module.graph.nodes)
+               and made_by_workaround(module.original_module.graph)
                for name in edge_program_manager.methods
                for module in edge_program_manager.exported_program(name).graph_module.modules())
 

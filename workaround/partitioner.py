@@ -5,11 +5,16 @@ Use ``CopySafeOpenvinoPartitioner(compile_spec)`` wherever an export script buil
 op support; only copies whose result leaves their partition are handed back to
 ExecuTorch (see ``workaround.exclusion`` for the rule and why it is safe).
 
-The delegates it makes keep their OpenVINO blobs inline in the program, so the program is
-safe to load by path on OpenVINO 2026.4 (see ``workaround.inline_blobs``). Serialization
-happens in ``to_executorch``, after the partitioner is done, so constructing it hooks
-``to_executorch`` for the process (until ``uninstall()``); the hook acts only on programs
-whose OpenVINO delegates this rule made.
+Two fixes need hooks outside the partitioner, which may only tag nodes; constructing it installs
+both for the process (until ``uninstall()``):
+
+- each OpenVINO partition is compiled to read and write its boundary tensors in their own dim
+  order, so channels-last frames and results are correct (``workaround.boundary_dim_orders``,
+  replacing ``OpenvinoBackend.preprocess``; partitions whose boundaries are all in the default
+  dim order, and partitions the stock rule made, are compiled by the stock preprocess, untouched);
+- the delegates it makes keep their OpenVINO blobs inline in the program, so the program is
+  safe to load by path on OpenVINO 2026.4 (``workaround.inline_blobs``, hooking
+  ``to_executorch``, which acts only on programs whose OpenVINO delegates this rule made).
 
 For scripts you cannot edit, ``install()`` (undone by ``uninstall()``) or the
 ``copy_safe_openvino()`` context manager make every ``OpenvinoPartitioner`` apply
@@ -21,13 +26,18 @@ import contextlib
 from executorch.backends.openvino.partitioner import OpenvinoPartitioner
 from executorch.exir.backend.partitioner import Partitioner, PartitionResult
 
+from workaround.boundary_dim_orders import (
+    honour_boundary_dim_orders,
+    honours_boundary_dim_orders,
+    restore_stock_preprocess,
+)
 from workaround.exclusion import TAG, exclude_escaping_copies
 from workaround.inline_blobs import (
     keep_openvino_blobs_inline,
     keeps_openvino_blobs_inline,
-    mark_partitioned_nodes,
     restore_delegate_segments,
 )
+from workaround.provenance import mark_partitioned_nodes
 
 # The stock method, kept before any install() so both routes run the stock rule exactly once.
 _STOCK_PARTITION = OpenvinoPartitioner.partition
@@ -48,6 +58,7 @@ class CopySafeOpenvinoPartitioner(Partitioner):
         super().__init__()
         self.delegation_spec = self.stock.delegation_spec
         keep_openvino_blobs_inline()
+        honour_boundary_dim_orders()
 
     def ops_to_not_decompose(self, ep):
         return self.stock.ops_to_not_decompose(ep)
@@ -61,12 +72,14 @@ def install():
     program with an OpenVINO delegate keep its blobs inline."""
     OpenvinoPartitioner.partition = _partition_without_escaping_copies
     keep_openvino_blobs_inline()
+    honour_boundary_dim_orders()
 
 
 def uninstall():
     """Restore the stock OpenvinoPartitioner.partition and EdgeProgramManager.to_executorch."""
     OpenvinoPartitioner.partition = _STOCK_PARTITION
     restore_delegate_segments()
+    restore_stock_preprocess()
 
 
 def is_installed():
@@ -77,6 +90,7 @@ def is_installed():
 def copy_safe_openvino():
     """``with copy_safe_openvino(): <unchanged export script>``; restores the previous state after."""
     partition_was_patched, blobs_were_inline = is_installed(), keeps_openvino_blobs_inline()
+    preprocess_was_patched = honours_boundary_dim_orders()
     install()
     try:
         yield
@@ -85,3 +99,5 @@ def copy_safe_openvino():
             OpenvinoPartitioner.partition = _STOCK_PARTITION
         if not blobs_were_inline:
             restore_delegate_segments()
+        if not preprocess_was_patched:
+            restore_stock_preprocess()

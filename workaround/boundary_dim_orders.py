@@ -1,0 +1,158 @@
+"""Compile each OpenVINO partition to read and write its boundary tensors in their own dim order.
+
+Why: ExecuTorch's OpenVINO runtime hands OpenVINO every delegate input and output as a buffer
+labelled with its sizes only, so a channels-last tensor entering a partition (a camera frame fed
+to a conv) or leaving it (a conv's channels-last result) is read or written as if it were
+contiguous. Converting inside the compiled model costs almost nothing (OpenVINO's CPU plugin
+prefers channels-last internally), where converting in ExecuTorch's portable kernels costs
+several times the model.
+
+How: ``preprocess`` does what ExecuTorch 1.5.1's ``OpenvinoBackend.preprocess`` does (its two
+passes, OpenVINO's PyTorch frontend, compile, export) with one step between conversion and
+compilation. Each input whose dim order ``d`` is not the default becomes
+``Parameter(sizes) -> Reshape(ShapeOf[d]) -> Transpose(inverse of d)`` (the bytes reinterpreted
+in memory order, then the logical tensor restored), each such output
+``Transpose(d) -> Reshape(ShapeOf)`` (the bytes written in the order ExecuTorch expects). The
+targets come from ``ShapeOf``, so dynamic dimensions work. A partition whose boundary is all in
+the default dim order, and that asks for no inference precision, goes to the stock preprocess
+untouched, and so does every partition the copy-safe rule did not make (``workaround.provenance``).
+
+The converted tensors carry the names ``executorch_input_dim_order:<port>:0,2,3,1`` /
+``executorch_output_dim_order:...`` (``workaround.boundary_marks``), which survive
+``export_model``/``import_model``: that is how ``workaround.check`` tells a delegate that honours
+its dim orders from a stock one.
+
+``CopySafeOpenvinoPartitioner`` installs this preprocess when constructed, ``install()`` too;
+``uninstall()`` restores the stock one.
+"""
+
+import numpy as np
+import torch
+from executorch.backends.openvino.preprocess import OpenvinoBackend
+from executorch.exir.backend.backend_details import PreprocessResult
+
+from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, mark
+from workaround.dim_order import dim_order, is_default
+from workaround.provenance import made_by_workaround
+
+_STOCK_PREPROCESS = OpenvinoBackend.preprocess.__func__  # kept before any install()
+# A CompileSpec of this key ("f32", "bf16", "f16") reaches compile_model as INFERENCE_PRECISION_HINT;
+# the stock preprocess ignores it (its only working keys are "device" and, as a string, "config").
+PRECISION_KEY = "inference_precision"
+TORCH_TO_OPENVINO_TYPES = {torch.float32: "f32", torch.float64: "f64", torch.float16: "f16",
+                           torch.bfloat16: "bf16", torch.int64: "i64", torch.int32: "i32", torch.int8: "i8",
+                           torch.uint8: "u8", torch.bool: "boolean"}
+
+
+def boundary_dim_orders(edge_program):
+    """(dim order of each user input, dim order of each output) of a partition; None for non-tensors."""
+    user_inputs = set(edge_program.graph_signature.user_inputs)
+    inputs = [dim_order(node.meta.get("val")) for node in edge_program.graph.nodes
+              if node.op == "placeholder" and node.name in user_inputs]
+    output = next(node for node in edge_program.graph.nodes if node.op == "output")
+    outputs = [dim_order(arg.meta.get("val")) if isinstance(arg, torch.fx.Node) else None
+               for arg in torch.utils._pytree.tree_leaves(output.args[0])]
+    return inputs, outputs
+
+
+def _constant(values):
+    import openvino.opset8 as ops
+
+    return ops.constant(np.array(values, dtype=np.int64))
+
+
+def read_input_in(model, index, order):
+    """Input ``index`` arrives as the bytes of a tensor in dim order ``order``, labelled with its sizes."""
+    import openvino.opset8 as ops
+
+    old = model.get_parameters()[index]
+    new = ops.parameter(old.get_partial_shape(), old.get_element_type(), name=old.get_friendly_name())
+    in_memory_order = ops.reshape(new, ops.gather(ops.shape_of(new), _constant(order), _constant(0)), False)
+    logical = ops.transpose(in_memory_order, _constant([order.index(d) for d in range(len(order))]))
+    for target in list(old.output(0).get_target_inputs()):
+        target.replace_source_output(logical.output(0))
+    model.replace_parameter(index, new)
+    new.output(0).get_tensor().set_names(old.output(0).get_names() | {mark(INPUT_MARK, index, order)})
+
+
+def write_output_in(model, index, order):
+    """Output ``index`` is written as the bytes of a tensor in dim order ``order``."""
+    import openvino.opset8 as ops
+
+    result = model.get_results()[index]
+    value = result.input_value(0)
+    in_memory_order = ops.transpose(value, _constant(order))
+    labelled = ops.reshape(in_memory_order, ops.shape_of(value), False)
+    result.input(0).replace_source_output(labelled.output(0))
+    model.outputs[index].get_tensor().set_names({mark(OUTPUT_MARK, index, order)})
+
+
+def honour_dim_orders(model, input_orders, output_orders):
+    """Convert every non-default boundary tensor inside ``model`` (an ``ov.Model``), in place."""
+    for index, order in enumerate(input_orders):
+        if not is_default(order):
+            read_input_in(model, index, list(order))
+    for index, order in enumerate(output_orders):
+        if not is_default(order):
+            write_output_in(model, index, list(order))
+    model.validate_nodes_and_infer_types()
+
+
+def convert(graph_module, example_inputs):
+    """The partition as an ``ov.Model``, converted and typed the way ``openvino_compile`` does it."""
+    from openvino import PartialShape, Type
+    from openvino.frontend import FrontEndManager
+    from openvino.frontend.pytorch.fx_decoder import TorchFXPythonDecoder
+
+    decoder = TorchFXPythonDecoder(graph_module)
+    frontend = FrontEndManager().load_by_framework("pytorch")
+    model = frontend.convert(frontend.load(decoder))
+    for index, example in enumerate(example_inputs):
+        parameter = model.inputs[index].get_node()
+        if isinstance(example, int):
+            parameter.set_element_type(Type.i64)
+            parameter.set_partial_shape(PartialShape([1]))
+        else:
+            parameter.set_element_type(getattr(Type, TORCH_TO_OPENVINO_TYPES[example.dtype]))
+            parameter.set_partial_shape(PartialShape(list(decoder.input_shapes[index])))
+    model.validate_nodes_and_infer_types()
+    return model
+
+
+def preprocess(cls, edge_program, compile_specs):
+    """OpenvinoBackend.preprocess, honouring each boundary tensor's dim order (see the module docstring)."""
+    from executorch.backends.openvino._passes import DecomposeFloorDividePass
+    from executorch.exir.passes.memory_format_ops_pass import DimOrderOpsRevertPass
+    from openvino import Core
+
+    if not made_by_workaround(edge_program.graph):
+        return _STOCK_PREPROCESS(cls, edge_program, compile_specs)
+    input_orders, output_orders = boundary_dim_orders(edge_program)  # before the passes revert dim-order ops
+    options = {spec.key: spec.value.decode() for spec in compile_specs}
+    precision = options.get(PRECISION_KEY)
+    if all(map(is_default, input_orders + output_orders)) and precision is None:
+        return _STOCK_PREPROCESS(cls, edge_program, compile_specs)
+    for pass_class in (DimOrderOpsRevertPass, DecomposeFloorDividePass):
+        result = pass_class()(edge_program.graph_module)
+        if result and result.graph_module:
+            edge_program._graph_module = result.graph_module
+    user_inputs = set(edge_program.graph_signature.user_inputs)
+    examples = [node.meta["val"] for node in edge_program.graph.nodes if node.target in user_inputs]
+    model = convert(edge_program.module(), examples)
+    honour_dim_orders(model, input_orders, output_orders)
+    config = {"INFERENCE_PRECISION_HINT": precision} if precision else {}
+    compiled = Core().compile_model(model, options.get("device", "CPU"), config)
+    return PreprocessResult(processed_bytes=compiled.export_model().getvalue())
+
+
+def honour_boundary_dim_orders():
+    """From now on, every OpenVINO partition is compiled with ``preprocess`` above."""
+    OpenvinoBackend.preprocess = classmethod(preprocess)
+
+
+def restore_stock_preprocess():
+    OpenvinoBackend.preprocess = classmethod(_STOCK_PREPROCESS)
+
+
+def honours_boundary_dim_orders():
+    return OpenvinoBackend.preprocess.__func__ is preprocess

@@ -1,0 +1,21 @@
+"""Which partitions the workaround made: a mark on every node its partition hands to OpenVINO.
+
+The workaround's two delegate-level fixes act outside the partitioner (``OpenvinoBackend.preprocess``
+and ``to_executorch``), through hooks that live for the process. The mark makes them act only on
+partitions the copy-safe rule produced (the node meta travels into each partition's program and
+into the lowered module), so a stock OpenvinoPartitioner in the same process still gets exactly
+the stock behaviour, whatever was lowered before it.
+"""
+
+MARK = "copy_safe_openvino"
+
+
+def mark_partitioned_nodes(exported_program, tag_key):
+    """Mark every node tagged for a partition."""
+    for node in exported_program.graph_module.graph.nodes:
+        if tag_key in node.meta:
+            node.meta[MARK] = True
+
+
+def made_by_workaround(graph):
+    return any(node.meta.get(MARK) for node in graph.nodes)
