@@ -210,11 +210,15 @@ def print_table(report):
     print("\n" + report["verdict"])
 
 
-def nearest_existing_folder(path):
-    folder = path.parent
-    while not folder.exists():
-        folder = folder.parent
-    return folder
+def cannot_write_into(folder):
+    """Why a file cannot be written into ``folder`` (created if missing), or None. A real write, so
+    that root, for whom os.access says yes almost everywhere, learns it before the long run."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            return None
+    except OSError as error:
+        return error.strerror or str(error)
 
 
 def main(argv=None):
@@ -228,8 +232,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.report and args.partitioner != "stock":
         parser.error("--report describes the stock partitioner's behaviour: use it with --partitioner stock")
-    if args.report and not os.access(nearest_existing_folder(args.report), os.W_OK):
-        parser.error(f"--report: cannot write into {args.report.parent}")
+    if args.report and (problem := cannot_write_into(args.report.parent)):
+        parser.error(f"--report: cannot write into {args.report.parent}: {problem}")
     try:
         check_runtime()
     except Untestable as error:
@@ -251,7 +255,6 @@ def main(argv=None):
               "cases": records, "counts": outcome_counts(records), "verdict": verdict, "exit_code": exit_code}
     print(json.dumps(report, indent=1)) if args.json else print_table(report)
     if args.report:
-        args.report.parent.mkdir(parents=True, exist_ok=True)
         names = {case.name for case in DIM_ORDER_CASES if not case.skip_dim_order}
         args.report.write_text(upstream_reports.executorch_channels_last(report, names))
         print(f"upstream report: {args.report}", file=sys.stderr)
