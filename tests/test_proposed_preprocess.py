@@ -56,6 +56,7 @@ def test_the_diff_applies_cleanly_to_the_installed_file(tmp_path):
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_stock_partitioner_with_the_proposed_preprocess_equals_eager(proposed_preprocess, runners, pte_dir, case):
-    record = executorch_path.run_case(catalogue.CASES[case], "stock", {"bytes": runners["bytes"]}, pte_dir)
+def test_stock_partitioner_with_the_proposed_preprocess_equals_eager(proposed_preprocess, runners, tmp_path, case):
+    """Its own folder: the session's pte_dir holds the stock programs other tests check."""
+    record = executorch_path.run_case(catalogue.CASES[case], "stock", {"bytes": runners["bytes"]}, tmp_path)
     assert_equals_eager(record)
