@@ -71,7 +71,7 @@ def declared_dim_orders(edge):
     torch.export itself returns a contiguous copy for a view eager keeps strided (reshape of a
     channels-last tensor): no ExecuTorch program can return eager's dim order there."""
     output = next(node for node in edge.exported_program().graph.nodes if node.op == "output")
-    return [list(arg.meta["val"].dim_order()) if arg.meta["val"].dim() else [] for arg in output.args[0]]
+    return [dim_order(arg.meta["val"]) for arg in output.args[0]]
 
 
 def compare_outputs(case, actual, expected, declared):

@@ -26,7 +26,7 @@ from repro import catalogue, lowering  # noqa: E402
 from repro.program_runner import ProgramRunner  # noqa: E402
 from workaround import install, uninstall  # noqa: E402
 from workaround.check import delegate_locations  # noqa: E402
-from workaround.inline_blobs import keeps_openvino_blobs_inline  # noqa: E402
+from workaround.inline_blobs import INLINE_BLOBS  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 CONSTANT_CASES = [case.name for case in catalogue.CONSTANT_CASES]
@@ -94,7 +94,7 @@ def test_workaround_keeps_openvino_blobs_inline():
 
 def test_stock_programs_keep_their_segments_after_the_workaround_was_used():
     lowered("conv_bias_relu", "workaround").to_executorch()
-    assert keeps_openvino_blobs_inline()
+    assert INLINE_BLOBS.applied()
     assert blobs_in_segments(lowered("conv_bias_relu", "stock").to_executorch()) == [True]
 
 
@@ -124,7 +124,7 @@ def test_install_keeps_blobs_inline_for_the_stock_partitioner_and_uninstall_rest
         assert blobs_in_segments(lowered("conv_bias_relu", "stock").to_executorch()) == [False]
     finally:
         uninstall()
-    assert not keeps_openvino_blobs_inline()
+    assert not INLINE_BLOBS.applied()
     assert blobs_in_segments(lowered("conv_bias_relu", "stock").to_executorch()) == [True]
 
 

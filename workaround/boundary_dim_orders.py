@@ -33,9 +33,9 @@ from executorch.exir.backend.backend_details import PreprocessResult
 
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, mark
 from workaround.dim_order import dim_order, is_default
+from workaround.patches import MethodPatch
 from workaround.provenance import made_by_workaround
 
-_STOCK_PREPROCESS = OpenvinoBackend.preprocess.__func__  # kept before any install()
 # A CompileSpec of this key ("f32", "bf16", "f16") reaches compile_model as INFERENCE_PRECISION_HINT;
 # the stock preprocess ignores it (its only working keys are "device" and, as a string, "config").
 PRECISION_KEY = "inference_precision"
@@ -126,12 +126,12 @@ def preprocess(cls, edge_program, compile_specs):
     from openvino import Core
 
     if not made_by_workaround(edge_program.graph):
-        return _STOCK_PREPROCESS(cls, edge_program, compile_specs)
+        return BOUNDARY_DIM_ORDERS.stock.__func__(cls, edge_program, compile_specs)
     input_orders, output_orders = boundary_dim_orders(edge_program)  # before the passes revert dim-order ops
     options = {spec.key: spec.value.decode() for spec in compile_specs}
     precision = options.get(PRECISION_KEY)
     if all(map(is_default, input_orders + output_orders)) and precision is None:
-        return _STOCK_PREPROCESS(cls, edge_program, compile_specs)
+        return BOUNDARY_DIM_ORDERS.stock.__func__(cls, edge_program, compile_specs)
     for pass_class in (DimOrderOpsRevertPass, DecomposeFloorDividePass):
         result = pass_class()(edge_program.graph_module)
         if result and result.graph_module:
@@ -145,14 +145,4 @@ def preprocess(cls, edge_program, compile_specs):
     return PreprocessResult(processed_bytes=compiled.export_model().getvalue())
 
 
-def honour_boundary_dim_orders():
-    """From now on, every OpenVINO partition is compiled with ``preprocess`` above."""
-    OpenvinoBackend.preprocess = classmethod(preprocess)
-
-
-def restore_stock_preprocess():
-    OpenvinoBackend.preprocess = classmethod(_STOCK_PREPROCESS)
-
-
-def honours_boundary_dim_orders():
-    return OpenvinoBackend.preprocess.__func__ is preprocess
+BOUNDARY_DIM_ORDERS = MethodPatch(OpenvinoBackend, "preprocess", classmethod(preprocess))

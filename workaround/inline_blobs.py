@@ -28,10 +28,10 @@ from executorch.exir import ExecutorchBackendConfig
 from executorch.exir.lowered_backend_module import LoweredBackendModule
 from executorch.exir.program._program import EdgeProgramManager
 
+from workaround.patches import MethodPatch
 from workaround.provenance import made_by_workaround
 
 OPENVINO_BACKEND = "OpenvinoBackend"
-_STOCK_TO_EXECUTORCH = EdgeProgramManager.to_executorch
 
 
 def has_marked_openvino_delegate(edge_program_manager):
@@ -44,18 +44,7 @@ def has_marked_openvino_delegate(edge_program_manager):
 def _to_executorch_with_inline_openvino_blobs(self, config=None):
     if has_marked_openvino_delegate(self):
         config = dataclasses.replace(config or ExecutorchBackendConfig(), extract_delegate_segments=False)
-    return _STOCK_TO_EXECUTORCH(self, config)
+    return INLINE_BLOBS.stock(self, config)
 
 
-def keep_openvino_blobs_inline():
-    """From now on, ``EdgeProgramManager.to_executorch`` keeps OpenVINO delegates' blobs inline."""
-    EdgeProgramManager.to_executorch = _to_executorch_with_inline_openvino_blobs
-
-
-def restore_delegate_segments():
-    """Restore the stock ``EdgeProgramManager.to_executorch``."""
-    EdgeProgramManager.to_executorch = _STOCK_TO_EXECUTORCH
-
-
-def keeps_openvino_blobs_inline():
-    return EdgeProgramManager.to_executorch is _to_executorch_with_inline_openvino_blobs
+INLINE_BLOBS = MethodPatch(EdgeProgramManager, "to_executorch", _to_executorch_with_inline_openvino_blobs)

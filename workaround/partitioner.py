@@ -26,25 +26,16 @@ import contextlib
 from executorch.backends.openvino.partitioner import OpenvinoPartitioner
 from executorch.exir.backend.partitioner import Partitioner, PartitionResult
 
-from workaround.boundary_dim_orders import (
-    honour_boundary_dim_orders,
-    honours_boundary_dim_orders,
-    restore_stock_preprocess,
-)
+from workaround.boundary_dim_orders import BOUNDARY_DIM_ORDERS
 from workaround.exclusion import TAG, exclude_escaping_copies
-from workaround.inline_blobs import (
-    keep_openvino_blobs_inline,
-    keeps_openvino_blobs_inline,
-    restore_delegate_segments,
-)
+from workaround.inline_blobs import INLINE_BLOBS
+from workaround.patches import MethodPatch
 from workaround.provenance import mark_partitioned_nodes
-
-# The stock method, kept before any install() so both routes run the stock rule exactly once.
-_STOCK_PARTITION = OpenvinoPartitioner.partition
 
 
 def _partition_without_escaping_copies(stock, exported_program):
-    result = _STOCK_PARTITION(stock, exported_program)
+    # The stock method, kept before any install(), so both routes run the stock rule exactly once.
+    result = COPY_RULE.stock(stock, exported_program)
     tags = exclude_escaping_copies(result.tagged_exported_program, result.partition_tags)
     mark_partitioned_nodes(result.tagged_exported_program, TAG)
     return PartitionResult(tagged_exported_program=result.tagged_exported_program, partition_tags=tags)
@@ -57,8 +48,8 @@ class CopySafeOpenvinoPartitioner(Partitioner):
         self.stock = OpenvinoPartitioner(compile_spec, op_types_to_skip, op_names_to_skip)
         super().__init__()
         self.delegation_spec = self.stock.delegation_spec
-        keep_openvino_blobs_inline()
-        honour_boundary_dim_orders()
+        for patch in DELEGATE_PATCHES:
+            patch.apply()
 
     def ops_to_not_decompose(self, ep):
         return self.stock.ops_to_not_decompose(ep)
@@ -67,37 +58,37 @@ class CopySafeOpenvinoPartitioner(Partitioner):
         return _partition_without_escaping_copies(self.stock, exported_program)
 
 
+COPY_RULE = MethodPatch(OpenvinoPartitioner, "partition", _partition_without_escaping_copies)
+# What constructing the partitioner installs; they act only on partitions the copy rule made.
+DELEGATE_PATCHES = (BOUNDARY_DIM_ORDERS, INLINE_BLOBS)
+
+
 def install():
-    """Make every OpenvinoPartitioner, existing or future, apply the copy exclusion, and every
-    program with an OpenVINO delegate keep its blobs inline."""
-    OpenvinoPartitioner.partition = _partition_without_escaping_copies
-    keep_openvino_blobs_inline()
-    honour_boundary_dim_orders()
+    """Make every OpenvinoPartitioner, existing or future, apply the copy exclusion, compile its
+    partitions to honour their boundary dim orders, and keep their blobs inline."""
+    for patch in (COPY_RULE, *DELEGATE_PATCHES):
+        patch.apply()
 
 
 def uninstall():
-    """Restore the stock OpenvinoPartitioner.partition and EdgeProgramManager.to_executorch."""
-    OpenvinoPartitioner.partition = _STOCK_PARTITION
-    restore_delegate_segments()
-    restore_stock_preprocess()
+    """Restore the stock OpenvinoPartitioner.partition, OpenvinoBackend.preprocess and
+    EdgeProgramManager.to_executorch."""
+    for patch in (COPY_RULE, *DELEGATE_PATCHES):
+        patch.restore()
 
 
 def is_installed():
-    return OpenvinoPartitioner.partition is _partition_without_escaping_copies
+    return COPY_RULE.applied()
 
 
 @contextlib.contextmanager
 def copy_safe_openvino():
     """``with copy_safe_openvino(): <unchanged export script>``; restores the previous state after."""
-    partition_was_patched, blobs_were_inline = is_installed(), keeps_openvino_blobs_inline()
-    preprocess_was_patched = honours_boundary_dim_orders()
+    was_applied = [(patch, patch.applied()) for patch in (COPY_RULE, *DELEGATE_PATCHES)]
     install()
     try:
         yield
     finally:
-        if not partition_was_patched:
-            OpenvinoPartitioner.partition = _STOCK_PARTITION
-        if not blobs_were_inline:
-            restore_delegate_segments()
-        if not preprocess_was_patched:
-            restore_stock_preprocess()
+        for patch, applied in was_applied:
+            if not applied:
+                patch.restore()

@@ -1,0 +1,21 @@
+"""One class attribute replaced for the process, and put back.
+
+The workaround changes three things outside the partitioner (``OpenvinoPartitioner.partition``
+for ``install()``, ``OpenvinoBackend.preprocess`` and ``EdgeProgramManager.to_executorch``); each is
+a ``MethodPatch``, so installing, restoring and "was it already on?" are written once.
+"""
+
+
+class MethodPatch:
+    def __init__(self, owner, name, replacement):
+        self.owner, self.name, self.replacement = owner, name, replacement
+        self.stock = owner.__dict__[name]  # as stored: a classmethod stays a classmethod
+
+    def apply(self):
+        setattr(self.owner, self.name, self.replacement)
+
+    def restore(self):
+        setattr(self.owner, self.name, self.stock)
+
+    def applied(self):
+        return self.owner.__dict__[self.name] is self.replacement
