@@ -16,7 +16,7 @@ COMPUTE_ATOL = 1e-5  # elementwise ops run in f32 here; the bug shows as differe
 
 def uniform(*shape, dtype=torch.float32, channels_last=False):
     """Seeded values in [0.5, 1.5): far from the zeros a stale buffer usually holds."""
-    values = torch.rand(*shape, generator=torch.Generator().manual_seed(SEED)) + 0.5
+    values = torch.rand(shape, generator=torch.Generator().manual_seed(SEED)) + 0.5
     values = values.to(dtype)
     return values.to(memory_format=torch.channels_last) if channels_last else values
 
@@ -49,6 +49,7 @@ class Case:
     exact_outputs: tuple = ()  # indices of outputs that are pure copies: compared with tolerance 0
     atol: float = COMPUTE_ATOL  # for the other outputs
     skip_dim_order: bool = False  # EdgeCompileConfig(_skip_dim_order=True): clone stays aten.clone
+    dynamic_shapes: object = None  # () -> torch.export's dynamic_shapes for forward(*inputs)
 
     def module(self):
         return Forward(self.function).eval()
@@ -189,4 +190,69 @@ CONSTANT_CASES = [
          ScaledByBuffer().eval(), lambda: (uniform(2, 3),)),
 ]
 CATALOGUE += CONSTANT_CASES
+
+
+def _cond_of_two_outputs(x):
+    return torch.cond(x.sum() > 0, lambda x: (x.sin(), x.cos()), lambda x: (x.cos(), x.sin()), (x,))
+
+
+def clone_sin_chain(steps):
+    """y = x; repeat: c = y.clone(); y = sin(c); return every c and the last y. Only the first copy is
+    of a partition input; every other one copies a value computed in the partition."""
+    def function(x):
+        copies, y = [], x
+        for _ in range(steps):
+            copies.append(y.clone())
+            y = torch.sin(copies[-1])
+        return *copies, y
+
+    return function
+
+
+def _two_copies_of_sin(x):
+    s = torch.sin(x)
+    return s.clone(), s.clone()
+
+
+# torch.export's dynamic_shapes for Forward(*inputs) with one input: one spec per input, in a tuple.
+def _dynamic_batch():
+    return (({0: torch.export.Dim("batch", max=16)},),)
+
+
+def _dynamic_height_and_width():
+    return (({2: torch.export.Dim("height", min=2, max=32), 3: torch.export.Dim("width", min=2, max=32)},),)
+
+
+CONV_ONE_CHANNEL = seeded(torch.nn.Conv2d, 1, 2, 1)
+# What the delegate cannot run or the stock rule gets wrong beyond single copies: 0-d and 0-size
+# tensors, dynamic-shaped outputs, layouts that size-1 dims make ambiguous, higher-order ops, and
+# copies of computed values (correct with the stock rule unless the frontend cannot convert them).
+GUARD_CASES = [
+    Case("cond_two_outputs", "torch.cond(x.sum() > 0, (sin, cos), (cos, sin)): the predicate is 0-d",
+         _cond_of_two_outputs, lambda: (uniform(2, 3),)),
+    Case("cond_channels_last", "the same, x channels-last", _cond_of_two_outputs, lambda: (image(),)),
+    Case("stack_channels_last_inputs", "stack([x, y], 1) + 1, x and y channels-last (5-D dim order out)",
+         lambda x, y: torch.stack([x, y], 1) + 1, lambda: (image(), image() * 2)),
+    Case("stack_then_flatten_channels_last", "stack([x, y]).flatten(2), x and y channels-last",
+         lambda x, y: torch.stack([x, y]).flatten(2), lambda: (image(), image() * 2)),
+    Case("unbind_channels_last_input", "[t * 2 for t in x.unbind(1)], x channels-last",
+         lambda x: tuple(t * 2 for t in x.unbind(1)), lambda: (image(),)),
+    Case("one_channel_channels_last", "Conv2d(1, 2, 1)(x), x.clone(), x (1, 1, 8, 8) channels-last",
+         lambda x: (CONV_ONE_CHANNEL(x), x.clone()), lambda: (uniform(1, 1, 8, 8, channels_last=True),),
+         exact_outputs=(1,), atol=CONV_ATOL),
+    Case("dynamic_batch", "sin(x) * 2, batch dynamic up to 16, run with 4",
+         lambda x: torch.sin(x) * 2, lambda: (uniform(4, 3),), dynamic_shapes=_dynamic_batch),
+    Case("dynamic_batch_static_output", "sin(x).sum(0), batch dynamic: only the input is dynamic",
+         lambda x: torch.sin(x).sum(0), lambda: (uniform(4, 3),), dynamic_shapes=_dynamic_batch),
+    Case("dynamic_height_width_conv", "Conv2d(3, 3, 1)(x), height and width dynamic",
+         CONV, lambda: (uniform(1, 3, 6, 5),), atol=CONV_ATOL, dynamic_shapes=_dynamic_height_and_width),
+    Case("zero_d_input", "sin(x) * 2, x 0-d", lambda x: torch.sin(x) * 2, lambda: (uniform(),)),
+    Case("zero_size_input", "sin(x) * 2, x of shape (0, 3)", lambda x: torch.sin(x) * 2, lambda: (uniform(0, 3),)),
+    Case("zero_d_output", "x.sum(), x * 2", lambda x: (x.sum(), x * 2), lambda: (uniform(2, 3),)),
+    Case("clone_sin_chain", "8 x (c = y.clone(); y = sin(c)), every c returned",
+         clone_sin_chain(8), lambda: (uniform(2, 3),), exact_outputs=(0,)),
+    Case("two_copies_of_a_computed_value", "s = sin(x); return s.clone(), s.clone()",
+         _two_copies_of_sin, lambda: (uniform(2, 3),)),
+]
+CATALOGUE += GUARD_CASES
 CASES = {case.name: case for case in CATALOGUE}

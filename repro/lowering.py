@@ -94,7 +94,8 @@ def lower(case, lowering, config=None):
     from executorch.exir import to_edge_transform_and_lower
 
     partitioner, passes = lowering
-    exported = torch.export.export(case.module(), case.inputs())
+    dynamic_shapes = case.dynamic_shapes() if case.dynamic_shapes else None
+    exported = torch.export.export(case.module(), case.inputs(), dynamic_shapes=dynamic_shapes)
     config = config or compile_config(case)
     with contextlib.redirect_stdout(sys.stderr):  # the partitioner prints every op it rejects
         return to_edge_transform_and_lower(exported, partitioner=[partitioner] if partitioner else None,

@@ -47,9 +47,10 @@ def installed_preprocess():
 def helper_block():
     """The workaround's functions the proposal needs, as module-level source."""
     from workaround import boundary_dim_orders as boundary
-    from workaround import boundary_marks, dim_order
+    from workaround import boundary_marks, dim_order, layouts
 
-    functions = [dim_order.contiguous_strides, dim_order.dim_order, dim_order.is_default, boundary_marks.mark,
+    functions = [layouts.strides_in, dim_order.contiguous_strides, dim_order.is_ambiguous, dim_order.dim_order,
+                 dim_order.is_default, boundary_marks.mark,
                  boundary.boundary_dim_orders, boundary._constant, boundary.read_input_in,
                  boundary.write_output_in, boundary.honour_dim_orders, boundary.convert]
     constants = (f"INPUT_MARK, OUTPUT_MARK = {boundary_marks.INPUT_MARK!r}, {boundary_marks.OUTPUT_MARK!r}\n"

@@ -20,6 +20,10 @@ class Crashed(AssertionError):
     """The process running the program died (e.g. SIGSEGV) or hung."""
 
 
+class RuntimeFailed(AssertionError):
+    """The program loaded but execute() returned an error."""
+
+
 class LoweringFailed(AssertionError):
     """to_edge_transform_and_lower or to_executorch raised (or the workaround refused the model)."""
 
@@ -33,12 +37,13 @@ def assert_equals_eager(record, loads=None):
         where = f"{record['case']} ({record['partitioner']} partitioner, loaded from {load})"
         if run["outcome"] in ("crashed", "timed_out"):
             raise Crashed(f"{where}: {run['detail']}")
-        assert run["outcome"] != "runtime_failed", f"{where}: {run['detail']}"
+        if run["outcome"] == "runtime_failed":
+            raise RuntimeFailed(f"{where}: {run['detail']}")
         if wrong := [row for row in run["outputs"] if not row["ok"]]:
             raise WrongValues(f"{where}: outputs differ from eager: {wrong}")
 
 
-EXPECTED_RAISES = {"wrong": WrongValues, "lowering_failed": LoweringFailed,
+EXPECTED_RAISES = {"wrong": WrongValues, "lowering_failed": LoweringFailed, "runtime_failed": RuntimeFailed,
                    "crashed_or_wrong": (Crashed, WrongValues)}
 
 

@@ -2,7 +2,9 @@
 
 Loaded with ``-p tests.peer_outcomes`` into a run of ExecuTorch's own OpenVINO op tests.
 PEER_OUTCOMES names the output file; PEER_WITH_WORKAROUND=1 installs the workaround first,
-exactly as a user's unchanged script would get it.
+exactly as a user's unchanged script would get it, and counts how often its rule ran on a
+partitioned program and how many nodes it handed back (the file's "workaround" entry), so that
+an install() that does nothing cannot pass for one that changes nothing.
 """
 
 import json
@@ -10,13 +12,29 @@ import os
 import re
 
 _outcomes = {}
+_workaround = {"rule_ran": 0, "nodes_handed_back": 0}
 
 
 def pytest_configure(config):
     if os.environ.get("PEER_WITH_WORKAROUND") == "1":
         import workaround
+        from workaround import exclusion
 
         workaround.install()
+        rule = exclusion.hand_back_unsafe_nodes
+        find = exclusion.nodes_to_hand_back
+
+        def counted_rule(*args, **kwargs):
+            _workaround["rule_ran"] += 1
+            return rule(*args, **kwargs)
+
+        def counted_find(*args, **kwargs):
+            found = find(*args, **kwargs)
+            _workaround["nodes_handed_back"] += len(found)
+            return found
+
+        workaround.partitioner.hand_back_unsafe_nodes = counted_rule
+        exclusion.nodes_to_hand_back = counted_find
 
 
 def pytest_runtest_logreport(report):
@@ -29,4 +47,4 @@ def pytest_runtest_logreport(report):
 
 def pytest_sessionfinish(session):
     with open(os.environ["PEER_OUTCOMES"], "w") as file:
-        json.dump(_outcomes, file, indent=1, sort_keys=True)
+        json.dump({"outcomes": _outcomes, "workaround": _workaround}, file, indent=1, sort_keys=True)

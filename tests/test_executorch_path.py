@@ -15,7 +15,12 @@ import pytest
 
 from tests.conftest import skip_module_without_executorch_path
 from tests.outcomes import assert_equals_eager, expected_failure
-from tests.release_behaviour import ALIAS_COPY_DELEGATED_FROM, installed_openvino, stock_outcome
+from tests.release_behaviour import (
+    ALIAS_COPY_DELEGATED_FROM,
+    DYNAMIC_OUTPUT_CASES,
+    installed_openvino,
+    stock_outcome,
+)
 
 skip_module_without_executorch_path()
 executorch_path = pytest.importorskip("repro.executorch_path")
@@ -40,12 +45,13 @@ def test_stock_partitioner_equals_eager(lowered_case, case, load):
 
 
 def replayable_cases():
-    return [name for name in CASES if stock_outcome(name)[0] != "lowering_failed"]
+    return [name for name in CASES if stock_outcome(name)[0] not in ("lowering_failed", "runtime_failed")]
 
 
-@pytest.mark.parametrize("case", replayable_cases())
+@pytest.mark.parametrize("case", [name for name in replayable_cases() if name not in DYNAMIC_OUTPUT_CASES])
 def test_replayed_blob_gives_the_runtimes_values(lowered_case, case):
-    """Plain OpenVINO, fed the delegate's inputs in the runtime's order, returns exactly what the runtime did."""
+    """Plain OpenVINO, fed the delegate's inputs in the runtime's order, returns exactly what the runtime did.
+    (Not for dynamic-shaped outputs: OpenVINO returns the right shape, the runtime never resizes to it.)"""
     replay = lowered_case(case)["replay"]
     assert replay["outputs_compared"] > 0
     assert replay["agrees_with_runtime"], replay

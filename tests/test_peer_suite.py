@@ -43,8 +43,14 @@ def run_peer_suite(tmp_path, with_workaround):
 
 
 def test_peer_suite_outcome_is_identical_with_the_workaround(tmp_path):
-    stock = run_peer_suite(tmp_path, with_workaround=False)
-    patched = run_peer_suite(tmp_path, with_workaround=True)
+    stock_run = run_peer_suite(tmp_path, with_workaround=False)
+    patched_run = run_peer_suite(tmp_path, with_workaround=True)
+    stock, patched = stock_run["outcomes"], patched_run["outcomes"]
+    assert stock_run["workaround"]["rule_ran"] == 0
+    assert patched_run["workaround"]["rule_ran"] >= len(stock) // 2, \
+        f"install() did not put the workaround's rule in the peer suite's path: {patched_run['workaround']}"
+    assert patched_run["workaround"]["nodes_handed_back"] > 0, \
+        f"the workaround handed back nothing (4 nodes on 2026.4.1): {patched_run['workaround']}"
     assert len(stock) > 30, f"the peer suite ran too few tests: {stock}"
     changed = {test: (stock.get(test), patched.get(test)) for test in stock.keys() | patched.keys()
                if stock.get(test) != patched.get(test)}

@@ -54,6 +54,21 @@ def test_post_lowering_check_flags_the_stock_upstream_example(lowered_case):
                                                                 ("delegate_blob_in_segment", 0, None)]
 
 
+@pytest.mark.parametrize(("case", "kind", "port"), [
+    ("zero_d_input", "empty_or_0d_argument", 0), ("zero_size_input", "empty_or_0d_argument", 0),
+    ("zero_d_output", "empty_or_0d_argument", 1), ("cond_two_outputs", "empty_or_0d_argument", 1),
+    ("dynamic_batch", "dynamic_shaped_output", 1)])
+def test_post_lowering_check_flags_what_the_delegate_cannot_run_in_a_stock_program(lowered_case, case, kind, port):
+    findings = check_program(lowered_case(case)["pte"])
+    assert (kind, port) in {(f.kind, f.port) for f in findings}, findings
+
+
+def test_post_lowering_check_accepts_a_dynamic_input_with_a_static_output(lowered_case):
+    """Dynamic inputs run correctly (sin(x).sum(0) for any batch): only dynamic outputs are flagged."""
+    findings = check_program(lowered_case("dynamic_batch_static_output")["pte"])
+    assert {f.kind for f in findings} == {"delegate_blob_in_segment"}
+
+
 def test_post_lowering_check_flags_the_blob_in_a_segment_not_the_partitioner():
     """A stock program serialized with its blob inline is safe by path: only the copy is reported."""
     from executorch.exir import ExecutorchBackendConfig
@@ -125,8 +140,8 @@ def run_check(path):
 def test_check_command_reports_a_stock_pte_as_affected(lowered_case):
     result = run_check(lowered_case("upstream_clone_sin")["pte"])
     assert result.returncode == 1, result.stderr
-    assert ("AFFECTED: 1 pass through output(s), 0 non default dim order(s), 1 delegate blob in segment(s)"
-            in result.stdout)
+    assert ("AFFECTED: 1 pass through output(s), 0 non default dim order(s), 0 empty or 0d argument(s), "
+            "0 dynamic shaped output(s), 1 delegate blob in segment(s)" in result.stdout)
     assert "crashes or reads freed memory with OpenVINO 2026.4.0 and later" in result.stdout
 
 

@@ -18,7 +18,7 @@ Check the result with ``check_program(...)`` or ``python -m workaround.check mod
 from workaround.boundary_dim_orders import PRECISION_KEY
 from workaround.check import Finding, check_program
 from workaround.dim_order import DefaultDimOrderForOpenvino, DimOrderError
-from workaround.exclusion import UnsafeCopyError, exclude_escaping_copies
+from workaround.exclusion import UnsafeCopyError, hand_back_unsafe_nodes
 from workaround.partitioner import (
     CopySafeOpenvinoPartitioner,
     copy_safe_openvino,
@@ -36,7 +36,7 @@ __all__ = [
     "UnsafeCopyError",
     "check_program",
     "copy_safe_openvino",
-    "exclude_escaping_copies",
+    "hand_back_unsafe_nodes",
     "install",
     "is_installed",
     "uninstall",

@@ -12,6 +12,10 @@ contiguous, which gives wrong values for any layout-sensitive op, unless the com
 model marks that it reads or writes it in that order (``workaround.boundary_marks``,
 which the workaround's partitions carry).
 
+It flags delegate arguments the delegate cannot run at all: a 0-d or 0-size tensor fails at run
+time (``empty_or_0d_argument``), and a dynamic-shaped output is never resized, so it comes back
+with its upper bound's shape (``dynamic_shaped_output``).
+
 And it reads where each OpenVINO blob is stored: in a segment after the flatbuffer
 (ExecuTorch's default), ExecuTorch 1.5.1's backend frees it right after importing it, and
 OpenVINO from 2026.4.0 on still reads constants from it, so the program crashes or
@@ -34,12 +38,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, read_mark
+from workaround.layouts import same_layout
 
 OPENVINO_BACKEND = "OpenvinoBackend"
 EXIT_CLEAN, EXIT_AFFECTED, EXIT_UNREADABLE = 0, 1, 2
 
 
-KINDS = ("pass_through_output", "non_default_dim_order", "delegate_blob_in_segment")
+KINDS = ("pass_through_output", "non_default_dim_order", "empty_or_0d_argument", "dynamic_shaped_output",
+         "delegate_blob_in_segment")
 # The releases measured to crash (or read freed memory) by path with a blob in a segment.
 USE_AFTER_FREE_RELEASES = "OpenVINO 2026.4.0 and later (measured: 2026.4.0, 2026.4.1; 2026.3.1 and older are safe)"
 
@@ -57,9 +63,17 @@ class UnreadableProgram(ValueError):
 
 
 @dataclass(frozen=True)
+class Argument:
+    """A tensor a delegate is called with, as the program declares it."""
+    sizes: list  # the upper bound where the shape is dynamic
+    dim_order: list
+    dynamic: bool
+
+
+@dataclass(frozen=True)
 class OpenvinoDelegate:
     blob: bytes  # the compiled model
-    argument_dim_orders: list  # dim order of each delegate-call argument (inputs, then outputs)
+    arguments: list  # an Argument (or None for a non-tensor) per delegate-call argument: inputs, then outputs
     in_segment: bool  # stored after the flatbuffer rather than inside it
 
 
@@ -78,7 +92,7 @@ def delegate_locations(pte_bytes):
 def openvino_delegates(pte_bytes):
     """Every OpenVINO delegate in a serialized program, with the dim orders it is called with."""
     from executorch.exir._serialize._program import deserialize_pte_binary
-    from executorch.exir.schema import DelegateCall, Tensor
+    from executorch.exir.schema import DelegateCall, Tensor, TensorShapeDynamism
 
     if len(pte_bytes) < 8 or pte_bytes[4:6] != b"ET":
         raise UnreadableProgram("no ExecuTorch program identifier ('ET..') at byte 4")
@@ -95,8 +109,9 @@ def openvino_delegates(pte_bytes):
                 call = instruction.instr_args
                 if isinstance(call, DelegateCall):
                     values = [plan.values[arg].val for arg in call.args]
-                    orders = [list(v.dim_order) if isinstance(v, Tensor) else None for v in values]
-                    calls[call.delegate_index] = orders
+                    calls[call.delegate_index] = [
+                        Argument(list(v.sizes), list(v.dim_order), v.shape_dynamism != TensorShapeDynamism.STATIC)
+                        if isinstance(v, Tensor) else None for v in values]
         for index, delegate in enumerate(plan.delegates):
             if delegate.id == OPENVINO_BACKEND:
                 blob = program.backend_delegate_data[delegate.processed.index].data
@@ -129,9 +144,38 @@ def honoured_dim_orders(compiled):
 
 
 def unhonoured_dim_orders(delegate, compiled):
+    """(position, dim order) of each argument laid out unlike both the default and what the model honours.
+    Compared as layouts: size-1 dims make several dim orders mean the same bytes."""
     honoured = honoured_dim_orders(compiled)
-    return [(position, order) for position, order in enumerate(delegate.argument_dim_orders)
-            if order is not None and order != sorted(order) and honoured.get(position) != order]
+    found = []
+    for position, argument in enumerate(delegate.arguments):
+        if argument is None:
+            continue
+        sizes, order = argument.sizes, argument.dim_order
+        layouts_it_can_be_read_in = [sorted(order)] + ([honoured[position]] if position in honoured else [])
+        if not any(same_layout(sizes, order, other) for other in layouts_it_can_be_read_in):
+            found.append((position, order))
+    return found
+
+
+UNRUNNABLE = {
+    "empty_or_0d_argument": "is 0-d or 0-size: the delegate fails at run time on it",
+    "dynamic_shaped_output": "is a dynamic-shaped output: the runtime never resizes it, so it comes back with its "
+                             "upper bound's shape",
+}
+
+
+def unrunnable_arguments(delegate, compiled):
+    """(kind, position, what) for each argument the delegate cannot run (see the module docstring)."""
+    found = []
+    for position, argument in enumerate(delegate.arguments):
+        if argument is None:
+            continue
+        if not argument.sizes or 0 in argument.sizes:
+            found.append(("empty_or_0d_argument", position, f"sizes {argument.sizes}"))
+        elif argument.dynamic and position >= len(compiled.inputs):
+            found.append(("dynamic_shaped_output", position, f"upper bound {argument.sizes}"))
+    return found
 
 
 def check_delegates(delegates):
@@ -150,6 +194,10 @@ def check_delegates(delegates):
                              "as if it were contiguous, so the values are wrong unless every op between it and "
                              "the partition's edge is elementwise")
                      for position, order in unhonoured_dim_orders(delegate, compiled)]
+        findings += [Finding(kind, index, position, f"argument {position} of OpenVINO delegate {index} ({what}) "
+                             f"{UNRUNNABLE[kind]}; lower with the workaround's partitioner, which keeps such "
+                             "tensors inside ExecuTorch")
+                     for kind, position, what in unrunnable_arguments(delegate, compiled)]
         if delegate.in_segment:
             findings.append(Finding("delegate_blob_in_segment", index, None,
                                     f"OpenVINO delegate {index}'s compiled model is stored in a segment that "

@@ -19,6 +19,7 @@ import torch
 from executorch.exir.pass_base import ExportPass, PassResult
 
 from workaround.copy_ops import aten_op
+from workaround.layouts import strides_in
 
 
 class DimOrderError(ValueError):
@@ -26,21 +27,70 @@ class DimOrderError(ValueError):
 
 
 def contiguous_strides(shape):
-    strides, step = [], 1
-    for size in reversed(shape):
-        strides.append(step)
-        step *= size
-    return tuple(reversed(strides))
+    return strides_in(shape, range(len(shape)))
+
+
+def is_ambiguous(value):
+    """A tensor whose strides are not the contiguous ones but put every element where they would:
+    they differ only at size-1 dims (a one-channel channels-last image; ``workaround.layouts``)."""
+    if not isinstance(value, torch.Tensor):
+        return False
+    strides, contiguous = tuple(value.stride()), contiguous_strides(value.shape)
+    sizes = value.shape
+    return strides != contiguous and all(a == b for a, b, size in zip(strides, contiguous, sizes, strict=True)
+                                         if size != 1)
 
 
 def dim_order(value):
-    """The dim order of a (fake) tensor, or None for anything else. Tensor.dim_order() costs ~40 us
-    on a fake tensor, so the common contiguous case is recognised from the strides first."""
+    """The dim order of a (fake) tensor, or None for anything else; an ambiguous layout reads as the
+    default (the same bytes either way). Tensor.dim_order() costs ~40 us on a fake tensor, so the
+    common contiguous case is recognised from the strides first."""
     if not isinstance(value, torch.Tensor):
         return None
-    if tuple(value.stride()) == contiguous_strides(value.shape):
+    if tuple(value.stride()) == contiguous_strides(value.shape) or is_ambiguous(value):
         return tuple(range(value.dim()))
     return tuple(value.dim_order())
+
+
+# Ops whose ``dim_order`` argument ExecuTorch's kernels check against their output's dim order.
+DIM_ORDER_OPS = {torch.ops.dim_order_ops._clone_dim_order.default,
+                 torch.ops.dim_order_ops._to_dim_order_copy.default}
+
+
+def declare_ambiguous_layouts_default(exported_program):
+    """Read every user input whose strides fit the default dim order as well as its own as default,
+    ask dim-order ops whose result is such a tensor for the default order, and derive every other
+    tensor's layout again from there.
+
+    Why: torch labels a one-channel channels-last image (1, 1, H, W) with dim order (0, 2, 3, 1);
+    ExecuTorch's serializer derives (0, 2, 1, 3) from the same strides (``workaround.layouts``), and
+    its portable kernels (``_clone_dim_order``, ``convolution``) reject that at run time, with or
+    without a delegate. Read as default, the same bytes run everywhere; results computed from them
+    then come out in the default dim order too (eager would return a conv's result channels-last).
+    """
+    from torch._guards import detect_fake_mode
+    from torch.fx.passes.fake_tensor_prop import FakeTensorProp
+
+    user_inputs = set(exported_program.graph_signature.user_inputs)
+    graph_module = exported_program.graph_module
+    while True:
+        changed = False
+        for node in graph_module.graph.nodes:
+            value = node.meta.get("val")
+            if not is_ambiguous(value):
+                continue
+            if node.op == "placeholder" and node.name in user_inputs:
+                node.meta["val"] = value.clone(memory_format=torch.contiguous_format)
+                changed = True
+            elif aten_op(node) in DIM_ORDER_OPS and node.kwargs.get("dim_order") != list(range(value.dim())):
+                node.update_kwarg("dim_order", list(range(value.dim())))
+                changed = True
+        if not changed:
+            return
+        placeholders = [node.meta["val"] for node in graph_module.graph.nodes if node.op == "placeholder"]
+        with detect_fake_mode(placeholders):
+            FakeTensorProp(graph_module, detect_fake_mode(placeholders)).propagate_dont_convert_inputs(
+                *placeholders)
 
 
 def is_default(order):

@@ -1,28 +1,34 @@
-"""Keep pass-through copies whose result leaves an OpenVINO partition out of it.
+"""Hand back to ExecuTorch what an OpenVINO partition must not contain at its boundary.
 
 Use this on an ExportedProgram that a partitioner has already tagged
 (``node.meta["delegation_tag"]``); ``CopySafeOpenvinoPartitioner`` does it for you.
 
-Why the rule is safe: a copy taken out of a partition is made by ExecuTorch's own
-CPU kernel, which writes its output; the partition then returns the copy's *input*
-(a real computed value, or nothing when the input is a graph input), so no
-delegate output is fed straight by a delegate input. A copy used only inside its
-partition stays: OpenVINO drops it, which is harmless when nothing outside reads
-its result, and keeping it avoids handing OpenVINO extra boundary tensors.
+Two rules, applied until neither finds anything:
 
-Why membership is recomputed rather than just untagged: a copy whose input is
-computed in a partition and whose result is used both in that partition and
-outside would, once untagged, make the partition depend on itself through the
-copy (ExecuTorch rejects such a cycle at lowering). When that happens the
-partitions are proposed again by torch.fx's CapabilityBasedPartitioner over the
-nodes the stock partitioner chose, minus the excluded copies, until no copy
-leaves its partition. The excluded set only grows, so this ends.
+- **Copies of a partition input.** A pass-through copy (``workaround.copy_ops``) whose result
+  leaves its partition and whose value is a partition input (directly or through other copies)
+  compiles to a Result fed by a Parameter, which the CPU plugin never writes. Such a copy is
+  handed back; ExecuTorch's own kernel makes it, and the partition returns nothing or a real
+  value. A copy of a value *computed* in the partition is correct and stays, unless that value
+  also leaves the partition another way (directly, or through a second copy): OpenVINO's
+  PyTorch frontend cannot convert two outputs of one tensor ("Tensor name is not a number"),
+  so then every such copy goes. Copies used only inside their partition stay: OpenVINO drops them.
+- **What the delegate cannot run** (``workaround.delegate_limits``): a node whose result would
+  leave its partition as a 0-d, 0-size or dynamic-shaped tensor, or that reads a 0-d or 0-size
+  tensor from outside it, is handed back, so ExecuTorch's kernels run it.
+
+Why membership is recomputed rather than just untagged: a node taken out of the middle of a
+partition can make the partition depend on itself through it (ExecuTorch rejects such a cycle
+at lowering). When that happens the partitions are proposed again by torch.fx's
+CapabilityBasedPartitioner over the nodes the stock partitioner chose, minus those handed back.
+The handed-back set only grows, so this ends.
 """
 
 from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 
 from workaround.copy_ops import aten_op, is_layout_changing_aten_clone, is_pass_through_copy
+from workaround.delegate_limits import input_limit, output_limit
 from workaround.dim_order import refuse_non_default_boundaries
 
 TAG = "delegation_tag"
@@ -36,20 +42,62 @@ def partition_of(node):
     return node.meta.get(TAG) if node.op == "call_function" else None
 
 
-def copies_leaving_partition(graph):
-    """Tagged pass-through copies whose result is used outside their own partition.
+def leaves_partition(node, tag):
+    return any(partition_of(user) != tag for user in node.users)
 
-    One pass in reverse order: a copy feeding an excluded copy leaves too, so a chain
-    such as ``x.clone().clone()`` leaves whole.
+
+def copy_source(node, tag):
+    """The value a chain of copies inside partition ``tag`` passes on."""
+    while is_pass_through_copy(node) and partition_of(node) == tag:
+        node = node.args[0]
+    return node
+
+
+def copies_to_hand_back(graph):
+    """Tagged pass-through copies that leave their partition and must not (see the module docstring).
+
+    A chain such as ``x.clone().clone()`` goes one copy per round: once the outer copy is handed
+    back, the inner one leaves the partition and is found in the next round.
     """
-    leaving = set()
-    for node in reversed(graph.nodes):
+    ways_out = {}  # (source, tag) -> the copies of it that leave partition tag
+    for node in graph.nodes:
         tag = partition_of(node)
-        if tag is None or not is_pass_through_copy(node):
+        if tag is not None and is_pass_through_copy(node) and leaves_partition(node, tag):
+            ways_out.setdefault((copy_source(node, tag), tag), []).append(node)
+    unsafe = set()
+    for (source, tag), copies in ways_out.items():
+        computed_inside = source.op == "call_function" and partition_of(source) == tag
+        only_way_out = len(copies) == 1 and not leaves_partition(source, tag)
+        if not (computed_inside and only_way_out):
+            unsafe.update(copies)
+        unsafe.update(copy for copy in copies if is_layout_changing_aten_clone(copy))
+    return unsafe
+
+
+def reads_from_outside(node, tag, runtime_inputs):
+    """The values ``node`` reads that come from outside partition ``tag`` at run time."""
+    return [arg for arg in node.all_input_nodes
+            if (arg.op == "placeholder" and arg.name in runtime_inputs)
+            or (arg.op == "call_function" and partition_of(arg) != tag)]
+
+
+def beyond_the_delegate(graph, runtime_inputs):
+    """{tagged node: reason} for nodes at a partition boundary the delegate cannot run."""
+    found = {}
+    for node in graph.nodes:
+        tag = partition_of(node)
+        if tag is None:
             continue
-        if any(user in leaving or partition_of(user) != tag for user in node.users):
-            leaving.add(node)
-    return leaving
+        reason = output_limit(node) if leaves_partition(node, tag) else None
+        for arg in reads_from_outside(node, tag, runtime_inputs):
+            reason = reason or (f"reads a {input_limit(arg)}" if input_limit(arg) else None)
+        if reason:
+            found[node] = reason
+    return found
+
+
+def nodes_to_hand_back(graph, runtime_inputs=frozenset()):
+    return copies_to_hand_back(graph) | set(beyond_the_delegate(graph, runtime_inputs))
 
 
 def depends_on_itself(graph, tag):
@@ -95,10 +143,10 @@ def refuse_layout_changing_copy(node):
         "Keep dim order on (the default: do not pass EdgeCompileConfig(_skip_dim_order=True)).")
 
 
-def exclude_escaping_copies(exported_program, partition_tags):
-    """Untag every pass-through copy whose result leaves its partition, keeping partitions valid;
-    with dim order off, refuse (``DimOrderError``) any tensor crossing a boundary in a non-default
-    dim order (see ``workaround.dim_order``).
+def hand_back_unsafe_nodes(exported_program, partition_tags):
+    """Untag every node the rules find (see the module docstring), keeping partitions valid; with dim
+    order off, refuse (``DimOrderError``) any tensor crossing a boundary in a non-default dim order
+    (see ``workaround.dim_order``).
 
     Returns the partition tags still in use (emptied partitions are dropped), each mapped to
     the delegation spec of the tag it came from. Constant data is re-tagged to follow its users.
@@ -107,19 +155,17 @@ def exclude_escaping_copies(exported_program, partition_tags):
 
     graph_module = exported_program.graph_module
     graph = graph_module.graph
+    runtime_inputs = set(exported_program.graph_signature.user_inputs)
     spec = next(iter(partition_tags.values()), None)
     chosen = {node for node in graph.nodes if partition_of(node) is not None}
-    leaving = copies_leaving_partition(graph)
-    while leaving:
-        for node in leaving:
-            if is_layout_changing_aten_clone(node):
+    while handed_back := nodes_to_hand_back(graph, runtime_inputs):
+        for node in handed_back:
+            if is_pass_through_copy(node) and is_layout_changing_aten_clone(node):
                 refuse_layout_changing_copy(node)
             node.meta.pop(TAG)
-        chosen -= leaving
-        tags = {partition_of(node) for node in chosen}
-        if any(depends_on_itself(graph, tag) for tag in tags):
+        chosen -= handed_back
+        if any(depends_on_itself(graph, tag) for tag in {partition_of(node) for node in chosen}):
             repartition(graph_module, chosen)
-        leaving = copies_leaving_partition(graph)
     refuse_non_default_boundaries(graph, partition_of)
     for node in graph.nodes:
         if node.op != "call_function":

@@ -27,7 +27,8 @@ from executorch.backends.openvino.partitioner import OpenvinoPartitioner
 from executorch.exir.backend.partitioner import Partitioner, PartitionResult
 
 from workaround.boundary_dim_orders import BOUNDARY_DIM_ORDERS
-from workaround.exclusion import TAG, exclude_escaping_copies
+from workaround.dim_order import declare_ambiguous_layouts_default
+from workaround.exclusion import TAG, hand_back_unsafe_nodes
 from workaround.inline_blobs import INLINE_BLOBS
 from workaround.patches import MethodPatch
 from workaround.provenance import mark_partitioned_nodes
@@ -35,8 +36,9 @@ from workaround.provenance import mark_partitioned_nodes
 
 def _partition_without_escaping_copies(stock, exported_program):
     # The stock method, kept before any install(), so both routes run the stock rule exactly once.
+    declare_ambiguous_layouts_default(exported_program)
     result = COPY_RULE.stock(stock, exported_program)
-    tags = exclude_escaping_copies(result.tagged_exported_program, result.partition_tags)
+    tags = hand_back_unsafe_nodes(result.tagged_exported_program, result.partition_tags)
     mark_partitioned_nodes(result.tagged_exported_program, TAG)
     return PartitionResult(tagged_exported_program=result.tagged_exported_program, partition_tags=tags)
 

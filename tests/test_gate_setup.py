@@ -1,0 +1,40 @@
+"""The gate cannot pass by not running: a missing ExecuTorch stack is an error where it should be there."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+# A module-level skip decision with torch made unimportable, as in an env whose install went wrong.
+CHILD = """
+import sys
+sys.modules["torch"] = None
+import pytest
+from tests.conftest import skip_module_without_executorch_path
+try:
+    skip_module_without_executorch_path()
+except pytest.skip.Exception as skipped:
+    print("SKIPPED:", skipped.msg)
+except RuntimeError as error:
+    print("ERROR:", error)
+"""
+
+
+def decide_without_torch(declared):
+    env = {key: value for key, value in os.environ.items() if key != "EXECUTORCH_UNAVAILABLE"}
+    if declared:
+        env["EXECUTORCH_UNAVAILABLE"] = declared
+    result = subprocess.run([sys.executable, "-c", CHILD], cwd=PROJECT, env=env, capture_output=True, text=True,
+                            check=True, timeout=120)
+    return result.stdout.strip()
+
+
+def test_a_missing_executorch_stack_is_an_error_where_it_should_be_installed():
+    verdict = decide_without_torch(None)
+    assert verdict.startswith("ERROR: the ExecuTorch stack is not importable"), verdict
+    assert "EXECUTORCH_UNAVAILABLE" in verdict
+
+
+def test_a_missing_executorch_stack_is_a_skip_where_the_environment_says_why():
+    assert decide_without_torch("numpy<2 and numpy>=2") == "SKIPPED: numpy<2 and numpy>=2"

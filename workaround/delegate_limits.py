@@ -1,0 +1,49 @@
+"""Tensors ExecuTorch's OpenVINO delegate cannot pass across a partition boundary.
+
+Measured with ExecuTorch 1.5.1 and OpenVINO 2026.4.1, stock partitioner and real runtime:
+
+- a 0-d tensor or a tensor with a zero-size dimension, in or out: the delegate fails at run
+  time (``execute()`` error 0x1), ``sin(x)`` alone included;
+- a dynamic-shaped output: the runtime never resizes a delegate's outputs, so ``sin(x)`` with a
+  dynamic batch returns the upper bound's shape, (16, 3) for a (4, 3) input, silently. Dynamic
+  inputs are fine (``sin(x).sum(0)`` is right for every batch), so only outputs count.
+
+Such tensors are still fine *inside* a partition; only the boundary is kept clear of them.
+"""
+
+import torch
+
+
+def tensors(value):
+    return [leaf for leaf in torch.utils._pytree.tree_leaves(value) if isinstance(leaf, torch.Tensor)]
+
+
+def empty_or_scalar(tensor):
+    """'0-d' or '0-size' for what the delegate cannot take at all, else None."""
+    if tensor.dim() == 0:
+        return "0-d"
+    if any(isinstance(size, int) and size == 0 for size in tensor.shape):
+        return "0-size"
+    return None
+
+
+def is_dynamic(tensor):
+    return any(not isinstance(size, int) for size in tensor.shape)
+
+
+def output_limit(node):
+    """Why ``node``'s result cannot leave a partition, or None."""
+    for tensor in tensors(node.meta.get("val")):
+        if is_dynamic(tensor):
+            return "dynamic-shaped output"
+        if empty_or_scalar(tensor):
+            return f"{empty_or_scalar(tensor)} tensor"
+    return None
+
+
+def input_limit(node):
+    """Why ``node``'s result cannot enter a partition, or None."""
+    for tensor in tensors(node.meta.get("val")):
+        if empty_or_scalar(tensor):
+            return f"{empty_or_scalar(tensor)} tensor"
+    return None
