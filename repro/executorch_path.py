@@ -40,7 +40,7 @@ if __package__ in (None, ""):  # run as a script: make the project's packages im
 
 import torch
 
-from repro import upstream_reports
+from repro import candidates, upstream_reports
 from repro.catalogue import CASES, CATALOGUE, DIM_ORDER_CASES, SEED
 from repro.lowering import PARTITIONERS, Untestable, check_runtime, delegated_and_outside_ops, lower
 from repro.program_runner import ProgramRunner
@@ -50,7 +50,7 @@ EXIT_OK, EXIT_BUG, EXIT_UNTESTABLE = 0, 1, 125
 # How the gate loads every program: from bytes (what Python users often do) and by path (deployments).
 GATE_LOADS = ("bytes", "path")
 # A case's outcome: how it lowered, then how each load ran.
-BUG_OUTCOMES = ("wrong", "crashed", "lowering_failed")
+BUG_OUTCOMES = ("wrong", "crashed", "lowering_failed", "runtime_failed")
 REFUSALS = ("UnsafeCopyError", "DimOrderError")
 
 
@@ -165,7 +165,7 @@ def summarize(records, partitioner):
     counts = describe_counts(outcome_counts(records))
     if bad:
         return EXIT_BUG, (f"BUG REPRODUCED with the {partitioner} partitioner: {len(bad)} of {len(records)} cases "
-                          f"wrong, crashing or failing to lower ({counts})")
+                          f"wrong, crashing, failing to lower or failing at run time ({counts})")
     if any(r["outcome"] not in ("correct", "refused") for r in records):
         return EXIT_UNTESTABLE, f"COULD NOT TEST: the runtime failed ({counts})"
     refused = [r["case"] for r in records if r["outcome"] == "refused"]
@@ -223,13 +223,28 @@ def cannot_write_into(folder):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--partitioner", choices=sorted(PARTITIONERS), default="stock")
+    parser.add_argument("--partitioner", default="stock", metavar="NAME|module:Class",
+                        help=f"one of {', '.join(sorted(PARTITIONERS))}, or a candidate partitioner class by "
+                             "import path (constructed with [CompileSpec('device', b'CPU')]), held to eager like "
+                             "the workaround (default: stock)")
+    parser.add_argument("--transform-pass", action="append", default=[], metavar="module:Class",
+                        help="with a candidate partitioner: a transform pass class to lower with (repeatable)")
     parser.add_argument("--case", action="append", choices=sorted(CASES), help="run only this case (repeatable)")
     parser.add_argument("--replay", action="store_true", help="replay each delegate's blob in plain OpenVINO")
     parser.add_argument("--save-dir", type=Path, help="write each case's .pte file here")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--report", type=Path, help="write the ExecuTorch channels-last issue body here")
     args = parser.parse_args(argv)
+    if ":" in args.partitioner:
+        try:
+            args.partitioner = candidates.register(args.partitioner, args.transform_pass)
+        except candidates.CandidateError as error:
+            parser.error(str(error))
+    elif args.partitioner not in PARTITIONERS:
+        parser.error(f"--partitioner: {args.partitioner!r} is neither one of {', '.join(sorted(PARTITIONERS))} "
+                     "nor module.path:ClassName")
+    elif args.transform_pass:
+        parser.error("--transform-pass goes with a candidate partitioner (--partitioner module.path:ClassName)")
     if args.report and args.partitioner != "stock":
         parser.error("--report describes the stock partitioner's behaviour: use it with --partitioner stock")
     if args.report and (problem := cannot_write_into(args.report.parent)):

@@ -3,8 +3,34 @@ import os
 
 import pytest
 
+from tests import candidate_gate
 from tests.outcomes import assert_equals_eager
 from tests.release_behaviour import EXECUTORCH_FIRST_RELEASE, installed_openvino
+
+
+def pytest_addoption(parser):
+    candidate_gate.add_options(parser)
+
+
+def pytest_configure(config):
+    candidate_gate.configure(config)
+
+
+def pytest_collection_modifyitems(config, items):
+    candidate_gate.deselect_all_but_under_test(config, items)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    candidate_gate.record(item, outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_terminal_summary(terminalreporter):
+    yield  # after pytest's own summary of failures: the last thing before the counts
+    for line in candidate_gate.summary_lines():
+        terminalreporter.write_line(line)
 
 
 @functools.cache
@@ -86,11 +112,12 @@ def execute_layer_test(pte_dir, runners):
     from repro.catalogue import COMPUTE_ATOL, Case
     from workaround import check_program
 
-    def run(function, inputs, *, partitioner="workaround", compile_config=None, exact_outputs=(),
+    def run(function, inputs, *, partitioner=None, compile_config=None, exact_outputs=(),
             atol=COMPUTE_ATOL, expected_delegates=None, name="layer_test"):
         case = Case(name, name, function, lambda: tuple(t.clone() for t in inputs),
                     exact_outputs=exact_outputs, atol=atol)
-        record = executorch_path.run_case(case, partitioner, runners, pte_dir, config=compile_config)
+        record = executorch_path.run_case(case, partitioner or candidate_gate.under_test(), runners, pte_dir,
+                                          config=compile_config)
         assert_equals_eager(record)
         if expected_delegates is not None:
             assert record["delegates"] == expected_delegates, record

@@ -40,7 +40,10 @@ def assert_equals_eager(record, loads=None):
         if run["outcome"] == "runtime_failed":
             raise RuntimeFailed(f"{where}: {run['detail']}")
         if wrong := [row for row in run["outputs"] if not row["ok"]]:
-            raise WrongValues(f"{where}: outputs differ from eager: {wrong}")
+            row = wrong[0]
+            raise WrongValues(f"{where}: output {row['index']} differs from eager by {row['max_abs_diff']:.3g} "
+                              f"(tolerance {row['tolerance']:.3g}; dim order {row['actual_dim_order']}, "
+                              f"declared {row['dim_order']}); {len(wrong)} output(s) differ: {wrong}")
 
 
 EXPECTED_RAISES = {"wrong": WrongValues, "lowering_failed": LoweringFailed, "runtime_failed": RuntimeFailed,

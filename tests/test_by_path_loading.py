@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.candidate_gate import under_test
 from tests.conftest import skip_module_without_executorch_path
 from tests.release_behaviour import IMPORT_KEEPS_CALLER_BUFFER_FROM, installed_openvino
 
@@ -70,9 +71,10 @@ def module_loader():
         yield runner
 
 
+@pytest.mark.under_test
 @pytest.mark.parametrize("case", CONSTANT_CASES)
 def test_workaround_program_is_correct_in_the_cpp_module_loader(lowered_case, module_loader, case):
-    record = lowered_case(case, "workaround")
+    record = lowered_case(case, under_test())
     inputs = catalogue.CASES[case].inputs()
     run = module_loader.run(record["pte"], inputs)
     outcome = executorch_path.load_outcome(catalogue.CASES[case], run, inputs,

@@ -151,3 +151,24 @@ def test_minimal_channels_last_reproducer_reproduces():
     contiguous, channels_last = (float(line.rsplit(" ", 1)[1]) for line in lines[1:3])
     assert contiguous < 1e-2
     assert channels_last > 0.1
+
+
+def test_script_runs_a_candidate_partitioner_named_by_import_path(tmp_path):
+    result = run_script("--json", "--case", "upstream_clone_sin", "--save-dir", str(tmp_path),
+                        "--partitioner", "workaround:CopySafeOpenvinoPartitioner")
+    report = json.loads(result.stdout)
+    assert result.returncode == report["exit_code"] == executorch_path.EXIT_OK, result.stderr[-2000:]
+    assert report["partitioner"] == "candidate"
+    assert (tmp_path / "upstream_clone_sin.candidate.pte").exists()
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--partitioner", "nosuch.module:Partitioner"], "cannot import nosuch.module"),
+    (["--partitioner", "repro.catalogue:Case"], "is not a subclass of ExecuTorch's"),
+    (["--partitioner", "bogus"], "is neither one of none, stock, workaround nor module.path:ClassName"),
+    (["--transform-pass", "workaround.dim_order:DefaultDimOrderForOpenvino"], "goes with a candidate partitioner"),
+])
+def test_a_bad_candidate_is_a_usage_error(arguments, message):
+    result = run_script(*arguments)
+    assert result.returncode == 2
+    assert message in result.stderr.splitlines()[-1]

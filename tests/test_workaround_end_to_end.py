@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from tests.candidate_gate import under_test
 from tests.conftest import skip_module_without_executorch_path
 from tests.outcomes import Crashed, WrongValues, assert_equals_eager
 from tests.release_behaviour import stock_outcome
@@ -38,14 +39,16 @@ CORRECTED = [name for name in catalogue.CASES if name not in (REFUSED, REFUSED_D
 BF16_MATMUL_ATOL = 5e-3
 
 
+@pytest.mark.under_test
 @pytest.mark.parametrize("case", CORRECTED)
 def test_workaround_equals_eager(lowered_case, case):
-    assert_equals_eager(lowered_case(case, "workaround"))
+    assert_equals_eager(lowered_case(case, under_test()))
 
 
+@pytest.mark.under_test
 @pytest.mark.parametrize("case", CORRECTED)
 def test_post_lowering_check_is_clean_for_the_workaround(lowered_case, case):
-    assert check_program(lowered_case(case, "workaround")["pte"]) == []
+    assert check_program(lowered_case(case, under_test())["pte"]) == []
 
 
 def test_post_lowering_check_flags_the_stock_upstream_example(lowered_case):
@@ -196,12 +199,13 @@ def test_policy_is_wrong_with_the_stock_partitioner(run_policy, eager_policy):
     assert max_diff(actions, eager_policy[0]) > 10 * BF16_MATMUL_ATOL, "the stale input should wreck the actions"
 
 
+@pytest.mark.under_test
 @pytest.mark.parametrize("load", ["bytes", "path"])
 def test_policy_with_the_workaround_equals_eager_and_the_copy_free_contiguous_program(run_policy, eager_policy,
                                                                                        load):
     """Reference: the copy-free policy on a contiguous frame, stock partitioner, from bytes (nothing to go
     wrong there)."""
-    program, (actions, echo, normalised) = run_policy(policy.Policy(), "workaround", load)
+    program, (actions, echo, normalised) = run_policy(policy.Policy(), under_test(), load)
     _, reference_actions = run_policy(policy.PolicyActionsOnly(), "stock", channels_last=False)
     delegated = [op for plan in program.executorch_program.execution_plan for op in plan.delegates]
     assert len(delegated) == 1

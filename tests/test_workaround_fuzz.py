@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, example, given, reject, settings  # noqa: E4
 from hypothesis import strategies as st  # noqa: E402
 
 from repro import catalogue  # noqa: E402
+from tests.candidate_gate import under_test  # noqa: E402
 from tests.outcomes import assert_equals_eager  # noqa: E402
 from workaround import check_program  # noqa: E402
 
@@ -110,6 +111,7 @@ def copy_of_input_at(steps, n_inputs, index):
     return True
 
 
+@pytest.mark.under_test
 @settings(max_examples=FUZZ_EXAMPLES, derandomize=True, database=None, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(program=programs())
@@ -124,7 +126,7 @@ def test_random_model_with_the_workaround_equals_eager(pte_dir, runners, program
     case = catalogue.Case("fuzz", "fuzz", function, lambda: tuple(t.clone() for t in inputs),
                           exact_outputs=exact, atol=1e-5 * max(1.0, magnitude),
                           dynamic_shapes=dynamic_batch(len(inputs)) if shape_kind == "dynamic_batch" else None)
-    record = executorch_path.run_case(case, "workaround", runners, pte_dir)
+    record = executorch_path.run_case(case, under_test(), runners, pte_dir)
     if record["outcome"] in ("runtime_failed", "crashed") and \
             executorch_path.run_case(case, "none", runners, pte_dir)["outcome"] == record["outcome"]:
         # ExecuTorch cannot run this model even without OpenVINO: alias_copy of channels-last fails, and its

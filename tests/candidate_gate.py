@@ -1,0 +1,95 @@
+"""Run the gate against a candidate partitioner: ``pytest --partitioner module:Class [--transform-pass mod:Cls]``.
+
+Without the option the lowering under test is the workaround. With it, the candidate takes the
+workaround's place in every test marked ``under_test`` (each holds that lowering to eager: the
+catalogue, dim-order and guard cases, the property-based gate, the policy, by-path loading, the
+post-lowering check); every other test (the stock-is-wrong expectations, the workaround's own
+mechanics) is deselected. At the end a summary per capability says passed / failed and the first
+failing case of each, with its error: what a reviewer pastes into a pull request.
+
+The conftest forwards pytest's hooks here.
+"""
+
+import pytest
+
+WORKAROUND = "workaround"
+CAPABILITIES = ("copies", "channels-last", "by-path", "guards", "property-based")
+_state = {"lowering": WORKAROUND, "spec": None, "results": {}}
+
+
+def under_test():
+    """The name of the lowering the ``under_test`` tests hold to eager (a key of PARTITIONERS)."""
+    return _state["lowering"]
+
+
+def add_options(parser):
+    group = parser.getgroup("candidate", "gate a candidate partitioner")
+    group.addoption("--partitioner", metavar="module:Class", default=None,
+                    help="run the tests that hold the workaround to eager against this partitioner class "
+                         "instead (constructed with [CompileSpec('device', b'CPU')]); deselects the rest")
+    group.addoption("--transform-pass", metavar="module:Class", action="append", default=[],
+                    help="with --partitioner: a transform pass class to lower with (repeatable)")
+
+
+def configure(config):
+    spec, passes = config.getoption("--partitioner"), config.getoption("--transform-pass")
+    if passes and not spec:
+        raise pytest.UsageError("--transform-pass goes with --partitioner module:Class")
+    if not spec:
+        return
+    from repro import candidates
+
+    try:
+        _state["lowering"] = candidates.register(spec, passes)
+    except candidates.CandidateError as error:
+        raise pytest.UsageError(str(error)) from None
+    _state["spec"] = " ".join([spec, *(f"--transform-pass {p}" for p in passes)])
+
+
+def deselect_all_but_under_test(config, items):
+    if not _state["spec"]:
+        return
+    kept = [item for item in items if item.get_closest_marker("under_test")]
+    config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+    items[:] = kept
+
+
+def capability(item):
+    """Which capability a test checks: from its catalogue case's group, else from the test itself."""
+    from repro import catalogue
+
+    if "fuzz" in item.module.__name__:
+        return "property-based"
+    if "by_path" in item.module.__name__:
+        return "by-path"
+    case = getattr(item, "callspec", None) and item.callspec.params.get("case")
+    groups = (("channels-last", catalogue.DIM_ORDER_CASES), ("by-path", catalogue.CONSTANT_CASES),
+              ("guards", catalogue.GUARD_CASES))
+    return next((name for name, cases in groups if case in {c.name for c in cases}), "copies")
+
+
+def record(item, report):
+    if not _state["spec"] or report.when not in ("setup", "call") or not item.get_closest_marker("under_test"):
+        return
+    results = _state["results"].setdefault(capability(item), {"passed": 0, "failed": 0, "first": None})
+    if report.failed:
+        results["failed"] += 1
+        crash = getattr(report.longrepr, "reprcrash", None)
+        message = crash.message if crash else str(report.longrepr)
+        results["first"] = results["first"] or f"{item.name}: {message.splitlines()[0][:300]}"
+    elif report.when == "call" and report.passed:
+        results["passed"] += 1
+
+
+def summary_lines():
+    if not _state["results"]:
+        return []
+    lines = [f"candidate partitioner {_state['spec']}: per capability"]
+    for name in CAPABILITIES:
+        results = _state["results"].get(name)
+        if results:
+            verdict = "PASSED" if not results["failed"] else "FAILED"
+            lines.append(f"  {name:15} {verdict}: {results['passed']} passed, {results['failed']} failed")
+            if results["first"]:
+                lines.append(f"  {'':15} first failure: {results['first']}")
+    return lines

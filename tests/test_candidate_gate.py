@@ -1,0 +1,80 @@
+"""The gate run against a candidate partitioner named by import path (``--partitioner module:Class``).
+
+Each run is a child pytest over a small subset of the catalogue, so that the option is parsed the
+way a developer passes it (``tox -e ov2026.4 -- --partitioner ...``).
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from tests.conftest import skip_module_without_executorch_path
+from tests.release_behaviour import IMPORT_KEEPS_CALLER_BUFFER_FROM, installed_openvino
+
+skip_module_without_executorch_path()
+pytestmark = pytest.mark.executorch
+PROJECT = Path(__file__).resolve().parent.parent
+STOCK = "executorch.backends.openvino.partitioner:OpenvinoPartitioner"
+# One case per capability: a copy, a channels-last input, a constant read in place, a 0-d input.
+SUBSET = "test_workaround_equals_eager and (upstream_clone_sin or conv_channels_last_input or conv_bias_relu " \
+         "or zero_d_input) and not float16"
+
+
+def gate(tmp_path, *options):
+    """(exit code, stdout, {test id: outcome}) of a child pytest over SUBSET."""
+    report = tmp_path / f"junit{len(list(tmp_path.glob('junit*')))}.xml"
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-k", SUBSET,
+                             f"--junitxml={report}", "tests/test_workaround_end_to_end.py", *options],
+                            cwd=PROJECT, capture_output=True, text=True, check=False, timeout=1200)
+    outcomes = {}
+    if report.exists():
+        for case in ElementTree.parse(report).iter("testcase"):
+            failed = case.find("failure") is not None or case.find("error") is not None
+            outcomes[case.get("name")] = "failed" if failed else "skipped" if case.find("skipped") is not None \
+                else "passed"
+    return result.returncode, result.stdout + result.stderr, outcomes
+
+
+def test_the_workaround_named_as_a_candidate_gives_the_default_runs_results(tmp_path):
+    default_code, _, default = gate(tmp_path)
+    code, output, named = gate(tmp_path, "--partitioner", "workaround:CopySafeOpenvinoPartitioner")
+    assert len(default) == 4, default
+    assert set(default.values()) == {"passed"}, default
+    assert (code, named) == (default_code, default), output[-3000:]
+    assert "candidate partitioner workaround:CopySafeOpenvinoPartitioner: per capability" in output
+    for capability in ("copies", "channels-last", "by-path", "guards"):
+        assert f"  {capability:15} PASSED: 1 passed, 0 failed" in output, output[-3000:]
+
+
+def test_the_stock_partitioner_as_a_candidate_fails_naming_the_first_case_of_each_capability(tmp_path):
+    code, output, _ = gate(tmp_path, "--partitioner", STOCK)
+    assert code == 1, output[-3000:]
+    assert "  copies          FAILED: 0 passed, 1 failed" in output
+    first_copy = ("first failure: test_workaround_equals_eager[upstream_clone_sin]: tests.outcomes.WrongValues: "
+                  "upstream_clone_sin (candidate partitioner, loaded from bytes): output 0 differs from eager by")
+    assert first_copy in output
+    assert "  channels-last   FAILED: 0 passed, 1 failed" in output
+    assert "first failure: test_workaround_equals_eager[conv_channels_last_input]" in output
+    assert "  guards          FAILED: 0 passed, 1 failed" in output
+    assert "RuntimeFailed: zero_d_input (candidate partitioner" in output
+    by_path = "FAILED: 0 passed, 1 failed" if installed_openvino() >= IMPORT_KEEPS_CALLER_BUFFER_FROM \
+        else "PASSED: 1 passed, 0 failed"
+    assert f"  by-path         {by_path}" in output, output[-3000:]
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--partitioner", "nosuch.module:Partitioner"], "cannot import nosuch.module: ModuleNotFoundError"),
+    (["--partitioner", "workaround:NoSuchClass"], "workaround has no NoSuchClass"),
+    (["--partitioner", "repro.catalogue:Case"], "is not a subclass of ExecuTorch's"),
+    (["--partitioner=workaround"], "expected module.path:ClassName"),
+    (["--transform-pass", "workaround.dim_order:DefaultDimOrderForOpenvino"], "--transform-pass goes with"),
+])
+def test_a_bad_candidate_is_a_one_line_usage_error_before_any_test_runs(options, message):
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *options],
+                            cwd=PROJECT, capture_output=True, text=True, check=False, timeout=300)
+    assert result.returncode == pytest.ExitCode.USAGE_ERROR, result.stdout[-2000:] + result.stderr[-2000:]
+    [line] = [line for line in result.stderr.splitlines() if line.startswith("ERROR:")]
+    assert message in line
