@@ -11,8 +11,8 @@ OpenvinoBackend::init calls ov_core_import_model(core, processed->data(), ...) a
 processed->Free(): for a segment loaded from a file that unmaps it, while OpenVINO 2026.4 keeps
 reading the conv's bias from it. From bytes Free() is a no-op; inline, the flatbuffer stays alive.
 
-Needs `pip install torch executorch openvino`. Exit status (git bisect run): 0 every run correct,
-1 a run crashed or was wrong, 125 could not test.
+Needs `pip install torch executorch openvino`; takes no arguments. Exit status (git bisect run):
+0 every run correct, 1 a run crashed or was wrong, 2 usage error, 125 could not test.
 """
 
 import glob
@@ -79,4 +79,12 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(run(sys.argv[1], sys.argv[2]) if len(sys.argv) == 3 else main())
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__)
+    elif len(sys.argv) == 3:  # the child, started by main()
+        sys.exit(run(sys.argv[1], sys.argv[2]))
+    elif sys.argv[1:]:
+        print("executorch_by_path.py: error: takes no arguments (see --help)", file=sys.stderr)
+        sys.exit(2)
+    else:
+        sys.exit(main())

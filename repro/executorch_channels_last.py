@@ -8,13 +8,20 @@ channels-last frame fed to a delegated conv gives wrong values.
 OpenvinoBackend::create_ov_tensor wraps each buffer with tensor.sizes() and its data pointer,
 never its dim order, so OpenVINO reads the channels-last bytes as if they were contiguous.
 
-Needs `pip install torch executorch openvino`. Exit status (git bisect run): 0 both correct,
-1 a result is wrong, 125 could not test.
+Needs `pip install torch executorch openvino`; takes no arguments. Exit status (git bisect run):
+0 both correct, 1 a result is wrong, 2 usage error, 125 could not test.
 """
 
 import glob
 import os
 import sys
+
+if sys.argv[1:] in (["-h"], ["--help"]):
+    print(__doc__)
+    sys.exit(0)
+if sys.argv[1:]:
+    print("executorch_channels_last.py: error: takes no arguments (see --help)", file=sys.stderr)
+    sys.exit(2)
 
 import torch
 

@@ -24,7 +24,6 @@ reproduced), 125 could not test (ExecuTorch, its OpenVINO backend or libopenvino
 unavailable, or the runtime failed without any bug showing).
 """
 
-import argparse
 import json
 import os
 import platform
@@ -40,7 +39,7 @@ if __package__ in (None, ""):  # run as a script: make the project's packages im
 
 import torch
 
-from repro import candidates, upstream_reports
+from repro import candidates, cli, upstream_reports
 from repro.catalogue import CASES, CATALOGUE, DIM_ORDER_CASES, SEED
 from repro.lowering import PARTITIONERS, Untestable, check_runtime, delegated_and_outside_ops, lower
 from repro.program_runner import ProgramRunner
@@ -210,19 +209,9 @@ def print_table(report):
     print("\n" + report["verdict"])
 
 
-def cannot_write_into(folder):
-    """Why a file cannot be written into ``folder`` (created if missing), or None. A real write, so
-    that root, for whom os.access says yes almost everywhere, learns it before the long run."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            return None
-    except OSError as error:
-        return error.strerror or str(error)
-
-
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = cli.parser(__doc__.splitlines()[0], cli.BISECT_EXIT_CODES + " (with the workaround or a candidate: "
+                        "1 means some case is not equal to eager)")
     parser.add_argument("--partitioner", default="stock", metavar="NAME|module:Class",
                         help=f"one of {', '.join(sorted(PARTITIONERS))}, or a candidate partitioner class by "
                              "import path (constructed with [CompileSpec('device', b'CPU')]), held to eager like "
@@ -247,8 +236,10 @@ def main(argv=None):
         parser.error("--transform-pass goes with a candidate partitioner (--partitioner module.path:ClassName)")
     if args.report and args.partitioner != "stock":
         parser.error("--report describes the stock partitioner's behaviour: use it with --partitioner stock")
-    if args.report and (problem := cannot_write_into(args.report.parent)):
-        parser.error(f"--report: cannot write into {args.report.parent}: {problem}")
+    if args.report:
+        cli.require_writable(parser, "--report", args.report.parent)
+    if args.save_dir:
+        cli.require_writable(parser, "--save-dir", args.save_dir)
     try:
         check_runtime()
     except Untestable as error:

@@ -39,7 +39,7 @@ from packaging.version import InvalidVersion, Version
 if __package__ in (None, ""):  # run as a script: make the project's packages importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from repro import matrix_report, upstream_reports
+from repro import cli, matrix_report, upstream_reports
 
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent
@@ -165,9 +165,6 @@ def run_script(python, script, timeout):
 def matrix_row(requested, release, *, cache, with_executorch, timeout, progress):
     row = {"requested": requested, "release": release, "status": None, "detail": "", "seconds": None,
            "plain": None, "import_lifetime": None, "executorch": None}
-    if release is None:
-        row.update(status="not_on_index", detail=f"{requested} is not a release on the package index")
-        return row
     started = time.monotonic()
     executorch = with_executorch and Version(release) >= EXECUTORCH_FROM
     progress(release, "installing" if not executorch else "installing with the ExecuTorch stack")
@@ -205,7 +202,7 @@ def run_matrix(requested, available, *, cache, with_executorch, jobs, timeout):
                          timeout=timeout, progress=progress)
         with lock:
             done[0] += 1
-        progress(row["release"] or item, f"{matrix_report.STATUS_MEANING[row['status']]} ({row['seconds']} s)")
+        progress(row["release"], f"{matrix_report.STATUS_MEANING[row['status']]} ({row['seconds']} s)")
         return row
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -213,19 +210,28 @@ def run_matrix(requested, available, *, cache, with_executorch, jobs, timeout):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 the table was written, 2 usage error "
+                        "(checked before anything is installed or written)")
     parser.add_argument("--versions", type=release_list, help="comma-separated releases or series")
     parser.add_argument("--executorch", action="store_true", help="also run the ExecuTorch path (>= 2024.4)")
-    parser.add_argument("-j", "--jobs", type=int, default=2, help="releases prepared and run at once")
-    parser.add_argument("--out", type=Path, default=PROJECT / "out" / "matrix")
+    parser.add_argument("-j", "--jobs", type=cli.positive_int, default=2, help="releases prepared and run at once")
+    parser.add_argument("--out", type=Path, default=PROJECT / "out" / "matrix",
+                        help="folder for matrix.json and matrix.md (default: out/matrix)")
     parser.add_argument("--reports", type=Path, help="write the three upstream issue bodies into this folder")
-    parser.add_argument("--cache", type=Path, default=PROJECT / ".matrix" / "envs")
-    parser.add_argument("--timeout", type=int, default=900, help="seconds per install and per script run")
+    parser.add_argument("--cache", type=Path, default=PROJECT / ".matrix" / "envs",
+                        help="folder for the per-release environments, reused later (default: .matrix/envs)")
+    parser.add_argument("--timeout", type=cli.positive_int, default=900,
+                        help="seconds per install and per script run")
     args = parser.parse_args(argv)
+    for option, folder in (("--out", args.out), ("--reports", args.reports), ("--cache", args.cache)):
+        if folder:
+            cli.require_writable(parser, option, folder)
     available, index_note = discover_releases()
     requested = args.versions or available
+    if unknown := [item for item in requested if resolve(item, available) is None]:
+        parser.error(f"--versions: not on the package index: {', '.join(unknown)} ({index_note} Newest: "
+                     f"{max(available, key=Version)}.)")
     print(index_note, file=sys.stderr)
-    args.cache.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     rows = run_matrix(requested, available, cache=args.cache, with_executorch=args.executorch, jobs=args.jobs,
                       timeout=args.timeout)

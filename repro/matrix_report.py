@@ -22,7 +22,7 @@ COLUMNS = [(api, order, symptom) for api in APIS for order in ORDERS for symptom
 STATUS_MEANING = {
     "bug": "bug reproduced", "ok": "behaves correctly", "untestable": "could not test (exit 125)",
     "install_failed": "could not install", "crashed": "crashed", "timeout": "timed out",
-    "error": "script failed", "not_on_index": "not on the index",
+    "error": "script failed",
 }
 
 
@@ -48,7 +48,7 @@ def symptom_cells(plain):
 
 
 def by_release(rows):
-    return sorted(rows, key=lambda row: Version(row["release"]) if row.get("release") else Version("0"))
+    return sorted(rows, key=lambda row: Version(row["release"]))
 
 
 def summarize(rows):
@@ -93,7 +93,7 @@ def release_table(rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for row in by_release(rows):
         cells = symptom_cells(row.get("plain"))
-        values = [row.get("release") or row["requested"], STATUS_MEANING.get(row["status"], row["status"])]
+        values = [row["release"], STATUS_MEANING.get(row["status"], row["status"])]
         values += [cell(cells[c]) for c in COLUMNS]
         values.append(cell(import_reads_caller_buffer(row.get("import_lifetime"))))
         values += [executorch_cell(row.get("executorch"))] if with_executorch else []

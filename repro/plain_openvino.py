@@ -286,7 +286,9 @@ def untestable(reason, as_json):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     epilog="exit status (git-bisect convention): 0 correct, 1 bug reproduced, "
+                                            "2 usage error, 125 could not test")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--api", choices=("all", "python", "c"), default="all",
                         help="which OpenVINO API to drive (default: both)")

@@ -172,3 +172,16 @@ def test_a_bad_candidate_is_a_usage_error(arguments, message):
     result = run_script(*arguments)
     assert result.returncode == 2
     assert message in result.stderr.splitlines()[-1]
+
+
+def test_an_unwritable_save_dir_is_a_usage_error_before_any_case_runs():
+    result = run_script("--save-dir", "/proc/forbidden")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines()[-1].startswith(
+        "executorch_path.py: error: --save-dir: cannot write into /proc/forbidden")
+
+
+def test_help_states_the_exit_codes():
+    assert "exit status (git-bisect convention): 0 correct, 1 bug reproduced, 2 usage error, 125 could not test" \
+        in " ".join(run_script("--help").stdout.split())

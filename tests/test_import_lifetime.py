@@ -39,4 +39,6 @@ def test_text_report_shows_expected_and_actual_and_ends_with_the_verdict():
 def test_unknown_argument_is_a_usage_error():
     result = run("--jsn")
     assert result.returncode == 2
-    assert result.stderr.strip() == "usage: import_lifetime.py [--json]"
+    assert result.stderr.strip() == ("import_lifetime.py: error: unknown arguments "
+                                     "(usage: import_lifetime.py [--json])")
+

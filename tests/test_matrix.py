@@ -37,11 +37,9 @@ def failure_row(status, detail, release="2024.5.0"):
 
 @pytest.fixture
 def recorded_matrix():
-    unknown = failure_row("not_on_index", "9999.1 is not a release on the package index", release=None)
     rows = [recorded_row(r) for r in reversed(RECORDED)] + [
         failure_row("install_failed", "pip install failed: No matching distribution"),
         failure_row("crashed", "plain_openvino.py was killed by SIGSEGV", "2024.6.0"),
-        {**unknown, "requested": "9999.1"},
     ]
     return {"index_note": "recorded", "rows": rows, "summary": matrix_report.summarize(rows)}
 
@@ -65,13 +63,6 @@ def test_malformed_versions_are_a_usage_error(text):
     ("9999.1", None), ("2025.4.7", None)])
 def test_series_resolve_to_their_newest_patch_and_unknown_ones_to_nothing(requested, resolved):
     assert matrix.resolve(requested, matrix.BUILTIN_RELEASES) == resolved
-
-
-def test_unknown_release_becomes_a_not_on_the_index_row(tmp_path):
-    row = matrix.matrix_row("9999.1", None, cache=tmp_path, with_executorch=False, timeout=10,
-                            progress=lambda *_: None)
-    assert row["status"] == "not_on_index"
-    assert "9999.1 is not a release on the package index" in row["detail"]
 
 
 def test_without_an_index_the_builtin_list_is_used_and_said(monkeypatch):
@@ -106,7 +97,7 @@ def test_summary_names_first_and_last_release_per_symptom(recorded_matrix):
     assert summary["first_last"][INPUT_OVERWRITTEN] == ["2025.2.0", "2026.4.1"]
     assert summary["first_last"][C_STALE] == ["2025.2.0", "2026.4.1"]
     assert summary["control_order_also_wrong"] == ["2023.0.0", "2023.1.0"]
-    assert summary["statuses"] == {"bug": 5, "install_failed": 1, "crashed": 1, "not_on_index": 1}
+    assert summary["statuses"] == {"bug": 5, "install_failed": 1, "crashed": 1}
 
 
 def test_markdown_has_one_row_per_release_in_release_order_with_failures_as_rows(recorded_matrix):
@@ -115,9 +106,9 @@ def test_markdown_has_one_row_per_release_in_release_order_with_failures_as_rows
     # table edges, release, status, the symptom columns, the import column, the note
     assert len(table[0].split("|")) == len(table[2].split("|")) == 2 + 2 + len(matrix_report.COLUMNS) + 1 + 1
     releases = [line.split("|")[1].strip() for line in table[2:]]
-    assert releases == ["9999.1", *RECORDED[:3], "2024.5.0", "2024.6.0", *RECORDED[3:]]
-    assert "| 2024.5.0 | could not install |" in table[6]
-    assert "killed by SIGSEGV" in table[7]
+    assert releases == [*RECORDED[:3], "2024.5.0", "2024.6.0", *RECORDED[3:]]
+    assert "| 2024.5.0 | could not install |" in table[5]
+    assert "killed by SIGSEGV" in table[6]
 
 
 def test_report_reads_on_its_own(recorded_matrix):
@@ -128,7 +119,7 @@ def test_report_reads_on_its_own(recorded_matrix):
     assert "Observed on 2026.4.1" in report
     assert "in 2023.0.0, 2023.1.0 the outputs-first order is wrong too" in report
     assert "Reproduced in 5 of the 5 releases we ran" in report
-    assert "9999.1" not in report, "rows that measured nothing stay out of the upstream report"
+    assert "2024.5.0" not in report, "rows that measured nothing stay out of the upstream report"
 
 
 def test_reproducer_in_the_report_reproduces_on_the_installed_release():
@@ -232,3 +223,32 @@ def test_write_reports_writes_all_three(tmp_path):
     written = upstream_reports.write_reports(import_matrix(IMPORT_RECORDED), tmp_path / "reports")
     assert sorted(p.name for p in written) == sorted(upstream_reports.REPORTS)
     assert all(p.read_text().startswith("# ") for p in written)
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--versions", "2024.0.0", "-j", "0"], "-j/--jobs: must be at least 1, got 0"),
+    (["--versions", "2024.0.0", "-j", "-1"], "-j/--jobs: must be at least 1, got -1"),
+    (["--versions", "2026.4.1", "--out", "/proc/forbidden"], "--out: cannot write into /proc/forbidden"),
+    (["--versions", "2026.4.1", "--reports", "/proc/forbidden/reports"], "--reports: cannot write into"),
+    (["--versions", "2026.4.1", "--cache", "/proc/forbidden"], "--cache: cannot write into"),
+    (["--versions", "2026.4.1,9999.1"], "--versions: not on the package index: 9999.1"),
+], ids=["jobs_0", "jobs_negative", "out", "reports", "cache", "unknown_release"])
+def test_bad_input_is_one_line_and_exit_2_before_anything_is_written(tmp_path, arguments, message):
+    out = tmp_path / "matrix"
+    out.mkdir()
+    (out / "matrix.json").write_text("earlier results")
+    defaults = [] if "--out" in arguments else ["--out", str(out)]
+    defaults += [] if "--cache" in arguments else ["--cache", str(tmp_path / "envs")]
+    result = subprocess.run([sys.executable, matrix.__file__, *arguments, *defaults], capture_output=True,
+                            text=True, check=False, timeout=300)
+    assert result.returncode == 2
+    [line] = result.stderr.strip().splitlines()
+    assert message in line
+    assert (out / "matrix.json").read_text() == "earlier results"
+    assert not (tmp_path / "envs").exists() or not any((tmp_path / "envs").iterdir())
+
+
+def test_help_states_the_exit_codes():
+    result = subprocess.run([sys.executable, matrix.__file__, "--help"], capture_output=True, text=True,
+                            check=True, timeout=60)
+    assert "exit status: 0 the table was written, 2 usage error" in result.stdout

@@ -148,6 +148,12 @@ def test_check_command_reports_a_stock_pte_as_affected(lowered_case):
     assert "crashes or reads freed memory with OpenVINO 2026.4.0 and later" in result.stdout
 
 
+def test_check_command_says_when_there_is_nothing_to_check(lowered_case):
+    result = run_check(lowered_case("upstream_clone_sin", "none")["pte"])
+    assert result.returncode == 0, result.stderr
+    assert "0 OpenVINO delegate(s), nothing to check: this program does not use OpenVINO" in result.stdout
+
+
 def test_check_command_reports_a_workaround_pte_as_clean(lowered_case):
     result = run_check(lowered_case("upstream_clone_sin", "workaround")["pte"])
     assert result.returncode == 0, result.stderr

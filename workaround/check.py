@@ -218,9 +218,11 @@ def check_program(program):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m workaround.check", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m workaround.check", description=__doc__.splitlines()[0],
+                                     epilog="exit status: 0 clean (or no OpenVINO delegate), 1 affected, "
+                                            "2 not a readable .pte or a usage error")
     parser.add_argument("pte", type=Path, help="an ExecuTorch .pte file")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print one JSON object with every finding")
     args = parser.parse_args(argv)
     try:
         delegates = openvino_delegates(args.pte.read_bytes())
@@ -237,6 +239,8 @@ def main(argv=None):
         counts = ", ".join(f"{sum(f.kind == kind for f in findings)} {kind.replace('_', ' ')}(s)"
                            for kind in KINDS)
         verdict = f"AFFECTED: {counts}" if findings else "clean"
+        if not delegates:
+            verdict = "nothing to check: this program does not use OpenVINO"
         print(f"{args.pte}: {len(delegates)} OpenVINO delegate(s), {verdict}")
     return EXIT_AFFECTED if findings else EXIT_CLEAN
 

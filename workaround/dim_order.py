@@ -88,9 +88,9 @@ def declare_ambiguous_layouts_default(exported_program):
         if not changed:
             return
         placeholders = [node.meta["val"] for node in graph_module.graph.nodes if node.op == "placeholder"]
-        with detect_fake_mode(placeholders):
-            FakeTensorProp(graph_module, detect_fake_mode(placeholders)).propagate_dont_convert_inputs(
-                *placeholders)
+        fake_mode = detect_fake_mode(placeholders)
+        with fake_mode:
+            FakeTensorProp(graph_module, fake_mode).propagate_dont_convert_inputs(*placeholders)
 
 
 def is_default(order):

@@ -82,22 +82,18 @@ def reads_from_outside(node, tag, runtime_inputs):
 
 
 def beyond_the_delegate(graph, runtime_inputs):
-    """{tagged node: reason} for nodes at a partition boundary the delegate cannot run."""
-    found = {}
+    """Tagged nodes at a partition boundary the delegate cannot run (``workaround.delegate_limits``)."""
+    found = set()
     for node in graph.nodes:
         tag = partition_of(node)
-        if tag is None:
-            continue
-        reason = output_limit(node) if leaves_partition(node, tag) else None
-        for arg in reads_from_outside(node, tag, runtime_inputs):
-            reason = reason or (f"reads a {input_limit(arg)}" if input_limit(arg) else None)
-        if reason:
-            found[node] = reason
+        if tag is not None and ((leaves_partition(node, tag) and output_limit(node))
+                                or any(map(input_limit, reads_from_outside(node, tag, runtime_inputs)))):
+            found.add(node)
     return found
 
 
 def nodes_to_hand_back(graph, runtime_inputs=frozenset()):
-    return copies_to_hand_back(graph) | set(beyond_the_delegate(graph, runtime_inputs))
+    return copies_to_hand_back(graph) | beyond_the_delegate(graph, runtime_inputs)
 
 
 def depends_on_itself(graph, tag):
@@ -160,7 +156,7 @@ def hand_back_unsafe_nodes(exported_program, partition_tags):
     chosen = {node for node in graph.nodes if partition_of(node) is not None}
     while handed_back := nodes_to_hand_back(graph, runtime_inputs):
         for node in handed_back:
-            if is_pass_through_copy(node) and is_layout_changing_aten_clone(node):
+            if is_layout_changing_aten_clone(node):
                 refuse_layout_changing_copy(node)
             node.meta.pop(TAG)
         chosen -= handed_back

@@ -1,0 +1,54 @@
+"""What the project's scripts share at the command line: exit codes in ``--help`` and the checks
+that must fail in one line, with exit 2, before any long work (so no result is lost to them).
+
+(``plain_openvino.py`` and ``import_lifetime.py`` import nothing from the project and spell these out.)
+"""
+
+import argparse
+import sys
+import tempfile
+
+EXIT_USAGE = 2
+BISECT_EXIT_CODES = ("exit status (git-bisect convention): 0 correct, 1 bug reproduced, 2 usage error, "
+                     "125 could not test")
+
+
+class OneLineErrors(argparse.ArgumentParser):
+    """Usage errors as one line on stderr (argparse would print the whole usage first), exit 2."""
+
+    def error(self, message):
+        print(f"{self.prog}: error: {message} (see --help)", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
+
+
+def parser(description, exit_codes, **options):
+    """An ArgumentParser whose --help ends with the script's exit codes and whose errors are one line."""
+    return OneLineErrors(description=description, epilog=exit_codes, **options)
+
+
+def positive_int(text):
+    """argparse type: a whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def cannot_write_into(folder):
+    """Why a file cannot be written into ``folder`` (created if missing), or None. A real write, so
+    that root, for whom os.access says yes almost everywhere, learns it before the long run."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            return None
+    except OSError as error:
+        return error.strerror or str(error)
+
+
+def require_writable(arg_parser, option, folder):
+    """A usage error (exit 2, one line) unless files can be written into ``folder``."""
+    if problem := cannot_write_into(folder):
+        arg_parser.error(f"{option}: cannot write into {folder}: {problem}")
