@@ -15,29 +15,28 @@ Or, without editing the script: ``with copy_safe_openvino(): ...`` / ``install()
 Check the result with ``check_program(...)`` or ``python -m workaround.check model.pte``.
 """
 
-from workaround.boundary_dim_orders import PRECISION_KEY
-from workaround.check import Finding, check_program
-from workaround.dim_order import DefaultDimOrderForOpenvino, DimOrderError
-from workaround.exclusion import UnsafeCopyError, hand_back_unsafe_nodes
-from workaround.partitioner import (
-    CopySafeOpenvinoPartitioner,
-    copy_safe_openvino,
-    install,
-    is_installed,
-    uninstall,
-)
+import importlib
 
-__all__ = [
-    "PRECISION_KEY",
-    "CopySafeOpenvinoPartitioner",
-    "DefaultDimOrderForOpenvino",
-    "DimOrderError",
-    "Finding",
-    "UnsafeCopyError",
-    "check_program",
-    "copy_safe_openvino",
-    "hand_back_unsafe_nodes",
-    "install",
-    "is_installed",
-    "uninstall",
-]
+# Each public name and the module it lives in. Imported on first use (PEP 562), so that importing
+# the package stays cheap and ``python -m workaround.check`` does not import the module it runs twice.
+_HOMES = {
+    "PRECISION_KEY": "workaround.boundary_dim_orders",
+    "CopySafeOpenvinoPartitioner": "workaround.partitioner",
+    "DefaultDimOrderForOpenvino": "workaround.dim_order",
+    "DimOrderError": "workaround.dim_order",
+    "Finding": "workaround.check",
+    "UnsafeCopyError": "workaround.exclusion",
+    "check_program": "workaround.check",
+    "copy_safe_openvino": "workaround.partitioner",
+    "hand_back_unsafe_nodes": "workaround.exclusion",
+    "install": "workaround.partitioner",
+    "is_installed": "workaround.partitioner",
+    "uninstall": "workaround.partitioner",
+}
+__all__ = list(_HOMES)
+
+
+def __getattr__(name):
+    if name not in _HOMES:
+        raise AttributeError(f"module 'workaround' has no attribute {name!r}")
+    return getattr(importlib.import_module(_HOMES[name]), name)
