@@ -158,8 +158,8 @@ def describe_counts(counts):
 
 
 def summarize(records, partitioner):
-    """(exit code, verdict): wrong values, a crash or a failed lowering is the bug; a runtime failure
-    alone is untested."""
+    """(exit code, verdict): wrong values, a crash, a failed lowering or a failure at run time is the bug;
+    a timeout alone is untested."""
     bad = [r for r in records if r["outcome"] in BUG_OUTCOMES]
     counts = describe_counts(outcome_counts(records))
     if bad:

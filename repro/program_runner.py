@@ -34,6 +34,10 @@ LOADS = ("bytes", "path", "module")
 PROJECT = Path(__file__).resolve().parent.parent
 
 
+# The child's line in the log before each program, so that a crash report shows only that program's lines.
+STARTING = "program_runner: starting a program"
+
+
 @dataclass(frozen=True)
 class ProgramRun:
     status: str  # "ok", "runtime_failed", "crashed" or "timed_out"
@@ -111,6 +115,8 @@ class ProgramRunner:
         with self.log.open("rb") as log:
             log.seek(self.log_offset)
             lines = [line for line in log.read().decode(errors="replace").splitlines() if line.strip()]
+        if STARTING in lines:  # a fresh child's import chatter comes before it starts the program
+            lines = lines[len(lines) - lines[::-1].index(STARTING):]
         tail = " / ".join(lines[-3:])
         if timed_out:
             return ProgramRun("timed_out", f"no answer within {self.timeout} s; log: {tail}")
@@ -140,6 +146,7 @@ def child_main(load):
     os.dup2(2, 1)  # whatever else prints (the runtime, warnings) goes to the log, not the replies
     for line in sys.stdin:
         request = json.loads(line)
+        print(STARTING, file=sys.stderr, flush=True)
         fed = torch.load(request["inputs"])
         try:
             outputs = _load_and_run(load, request["pte"], fed)

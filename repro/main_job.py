@@ -1,0 +1,60 @@
+"""The main job (``tox -e repro``): run the three reproducers on the installed OpenVINO, show their
+reports, and end with one line saying what was found.
+
+Each reproducer runs in its own process; its report (stdout) is shown as it comes, its stderr (torch's
+and the runtime's import chatter, the partitioner's "Op not supported" lines) only with ``-v`` or when
+the script could not do its job. The job succeeds when every reproducer ran, whether or not it found
+the bug: reproducing is its job; the tests are the gate.
+"""
+
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the project's packages importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from repro import cli
+
+REPRO = Path(__file__).resolve().parent
+# (what it shows, script and arguments)
+REPRODUCERS = [
+    ("stale copies in plain OpenVINO", ["plain_openvino.py"]),
+    ("import reading the caller's buffer", ["import_lifetime.py"]),
+    ("the ExecuTorch path (stock partitioner)", ["executorch_path.py", "--replay"]),
+]
+REPRODUCED, CORRECT, UNTESTABLE = 1, 0, 125
+
+
+def run(script, arguments, verbose):
+    """The reproducer's exit code; its stdout goes straight through, its stderr only when asked or needed."""
+    result = subprocess.run([sys.executable, str(REPRO / script), *arguments], stderr=subprocess.PIPE,
+                            text=True, check=False)
+    if verbose or result.returncode not in (REPRODUCED, CORRECT):
+        sys.stderr.write(result.stderr)
+    return result.returncode
+
+
+def main(argv=None):
+    parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 every reproducer ran (bug found or not), "
+                        "2 usage error, 125 some reproducer could not test")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="also show the reproducers' stderr (third-party warnings, the partitioner's notes)")
+    parser.add_argument("--case", action="append", default=[], metavar="NAME",
+                        help="run only this ExecuTorch case (repeatable; see executorch_path.py --help)")
+    args = parser.parse_args(argv)
+    found = {}
+    for title, (script, *arguments) in REPRODUCERS:
+        if script == "executorch_path.py":
+            arguments += [item for name in args.case for item in ("--case", name)]
+        print(f"\n=== {title}: python repro/{script} {' '.join(arguments)}".rstrip(), flush=True)
+        found[title] = run(script, arguments, args.verbose)
+    words = {REPRODUCED: "reproduced", CORRECT: "NOT reproduced (upstream may have fixed it: re-run the gate)"}
+    parts = [f"{title}: {words.get(code, f'could not test (exit {code})')}" for title, code in found.items()]
+    print(f"\nOpenVINO {version('openvino')}, executorch {version('executorch')}: " + "; ".join(parts) + ".")
+    return UNTESTABLE if any(code not in words for code in found.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
