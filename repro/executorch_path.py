@@ -209,7 +209,15 @@ def print_table(report):
     print("\n" + report["verdict"])
 
 
-def main(argv=None):
+def show_progress(number, total, record):
+    """One line per case on a terminal (a run takes about a minute); nothing when piped."""
+    if sys.stderr.isatty():
+        loads = ", ".join(f"{load} {run['outcome']}" for load, run in record["runs"].items()) or record["outcome"]
+        print(f"[{number}/{total}] {record['case']}: {loads}", file=sys.stderr, flush=True)
+
+
+def parse_arguments(argv):
+    """The options, every one checked (a one-line usage error, exit 2) before any case runs."""
     parser = cli.parser(__doc__.splitlines()[0], cli.BISECT_EXIT_CODES + " (with the workaround or a candidate: "
                         "1 means some case is not equal to eager)")
     parser.add_argument("--partitioner", default="stock", metavar="NAME|module:Class",
@@ -218,12 +226,15 @@ def main(argv=None):
                              "the workaround (default: stock)")
     parser.add_argument("--transform-pass", action="append", default=[], metavar="module:Class",
                         help="with a candidate partitioner: a transform pass class to lower with (repeatable)")
-    parser.add_argument("--case", action="append", choices=sorted(CASES), help="run only this case (repeatable)")
+    parser.add_argument("--case", action="append", metavar="NAME",
+                        help="run only this catalogue case (repeatable; the names are in repro/catalogue.py)")
     parser.add_argument("--replay", action="store_true", help="replay each delegate's blob in plain OpenVINO")
     parser.add_argument("--save-dir", type=Path, help="write each case's .pte file here")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--report", type=Path, help="write the ExecuTorch channels-last issue body here")
     args = parser.parse_args(argv)
+    if unknown := [name for name in args.case or [] if name not in CASES]:
+        parser.error(f"--case: no such case: {', '.join(unknown)} (the names are in repro/catalogue.py)")
     if ":" in args.partitioner:
         try:
             args.partitioner = candidates.register(args.partitioner, args.transform_pass)
@@ -240,6 +251,11 @@ def main(argv=None):
         cli.require_writable(parser, "--report", args.report.parent)
     if args.save_dir:
         cli.require_writable(parser, "--save-dir", args.save_dir)
+    return args
+
+
+def main(argv=None):
+    args = parse_arguments(argv)
     try:
         check_runtime()
     except Untestable as error:
@@ -251,8 +267,11 @@ def main(argv=None):
     runners = {load: ProgramRunner(load) for load in GATE_LOADS}
     with tempfile.TemporaryDirectory() as scratch:
         try:
-            records = [run_case(case, args.partitioner, runners, args.save_dir or scratch, with_replay=args.replay)
-                       for case in cases]
+            records = []
+            for number, case in enumerate(cases, 1):
+                records.append(run_case(case, args.partitioner, runners, args.save_dir or scratch,
+                                        with_replay=args.replay))
+                show_progress(number, len(cases), records[-1])
         finally:
             for runner in runners.values():
                 runner.close()

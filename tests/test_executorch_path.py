@@ -39,7 +39,7 @@ def stock_cases():
                                marks=[] if outcome == "correct" else [expected_failure(outcome, why)])
 
 
-@pytest.mark.parametrize(("case", "load"), stock_cases())
+@pytest.mark.parametrize(("case", "load"), list(stock_cases()))
 def test_stock_partitioner_equals_eager(lowered_case, case, load):
     assert_equals_eager(lowered_case(case), loads=[load])
 
@@ -109,7 +109,9 @@ def test_unloadable_openvino_library_exits_125(tmp_path):
 
 
 def test_unknown_case_is_a_usage_error():
-    assert run_script("--case", "no_such_case").returncode == 2
+    result = run_script("--case", "no_such_case")
+    assert result.returncode == 2
+    assert "--case: no such case: no_such_case" in result.stderr.splitlines()[-1]
 
 
 CHANNELS_LAST_REPORT_CASES = ["conv_channels_last_input", "sin_channels_last_input"]
