@@ -68,3 +68,15 @@ def test_python_m_check_has_no_runpy_warning(tmp_path, lowered_case):
                             cwd=PROJECT, capture_output=True, text=True, check=False, timeout=300)
     assert result.returncode == 1
     assert "found in sys.modules" not in result.stderr
+
+
+def test_the_checker_runs_without_torch_or_executorch(lowered_case):
+    """A check of a shipped .pte reads its flatbuffer with the flatbuffers package and asks OpenVINO."""
+    child = ("import sys\n"
+             "sys.modules['torch'] = sys.modules['executorch'] = None  # any import of them fails\n"
+             "from workaround.check import main\n"
+             f"sys.exit(main([{lowered_case('upstream_clone_sin')['pte']!r}]))\n")
+    result = subprocess.run([sys.executable, "-c", child], cwd=PROJECT, capture_output=True, text=True,
+                            check=False, timeout=300)
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert "1 OpenVINO delegate(s), AFFECTED: 1 pass through output(s)" in result.stdout

@@ -37,6 +37,7 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from workaround import pte_reader
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, read_mark
 from workaround.layouts import same_layout
 
@@ -62,61 +63,15 @@ class UnreadableProgram(ValueError):
     """The bytes are not an ExecuTorch program."""
 
 
-@dataclass(frozen=True)
-class Argument:
-    """A tensor a delegate is called with, as the program declares it."""
-    sizes: list  # the upper bound where the shape is dynamic
-    dim_order: list
-    dynamic: bool
-
-
-@dataclass(frozen=True)
-class OpenvinoDelegate:
-    blob: bytes  # the compiled model
-    arguments: list  # an Argument (or None for a non-tensor) per delegate-call argument: inputs, then outputs
-    in_segment: bool  # stored after the flatbuffer rather than inside it
-
-
-def delegate_locations(pte_bytes):
-    """{(plan, delegate index): stored in a segment?}, read before segments are moved back inline."""
-    from executorch.exir._serialize._program import _flatbuffer_to_program, _get_extended_header
-    from executorch.exir.schema import DataLocation
-
-    header = _get_extended_header(pte_bytes)
-    size = header.program_size if header and header.is_valid() else len(pte_bytes)
-    program = _flatbuffer_to_program(pte_bytes[:size])
-    return {(p, d): delegate.processed.location == DataLocation.SEGMENT
-            for p, plan in enumerate(program.execution_plan) for d, delegate in enumerate(plan.delegates)}
-
-
 def openvino_delegates(pte_bytes):
-    """Every OpenVINO delegate in a serialized program, with the dim orders it is called with."""
-    from executorch.exir._serialize._program import deserialize_pte_binary
-    from executorch.exir.schema import DelegateCall, Tensor, TensorShapeDynamism
-
+    """Every OpenVINO delegate in a serialized program, with the tensors its call passes."""
     if len(pte_bytes) < 8 or pte_bytes[4:6] != b"ET":
         raise UnreadableProgram("no ExecuTorch program identifier ('ET..') at byte 4")
     try:
-        locations = delegate_locations(pte_bytes)
-        program = deserialize_pte_binary(pte_bytes).program
+        found = pte_reader.delegates(pte_bytes)
     except Exception as error:
-        raise UnreadableProgram(f"cannot deserialize: {type(error).__name__}: {error}") from error
-    found = []
-    for plan_index, plan in enumerate(program.execution_plan):
-        calls = {}
-        for chain in plan.chains:
-            for instruction in chain.instructions:
-                call = instruction.instr_args
-                if isinstance(call, DelegateCall):
-                    values = [plan.values[arg].val for arg in call.args]
-                    calls[call.delegate_index] = [
-                        Argument(list(v.sizes), list(v.dim_order), v.shape_dynamism != TensorShapeDynamism.STATIC)
-                        if isinstance(v, Tensor) else None for v in values]
-        for index, delegate in enumerate(plan.delegates):
-            if delegate.id == OPENVINO_BACKEND:
-                blob = program.backend_delegate_data[delegate.processed.index].data
-                found.append(OpenvinoDelegate(blob, calls.get(index, []), locations[plan_index, index]))
-    return found
+        raise UnreadableProgram(f"cannot read its flatbuffer: {type(error).__name__}: {error}") from error
+    return [delegate for delegate in found if delegate.backend == OPENVINO_BACKEND]
 
 
 def pass_through_outputs(compiled):

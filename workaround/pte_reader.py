@@ -1,0 +1,146 @@
+"""Read what the checker needs from a .pte with the ``flatbuffers`` package alone: no torch, no executorch.
+
+A check of a shipped program should not need the export stack (importing it costs seconds and pulls
+in torch). ExecuTorch's ``schema/program.fbs`` fixes where each field lives; only the fields the
+checker reads are named here, by their position in that schema. Segments (where ExecuTorch puts
+delegate blobs by default) are located through the extended header that follows the file identifier.
+"""
+
+from dataclasses import dataclass
+
+from flatbuffers import number_types
+from flatbuffers.table import Table
+
+# Field positions in program.fbs (ExecuTorch 1.5.1). A union field takes two: its type, then its value.
+PROGRAM_EXECUTION_PLAN, PROGRAM_DELEGATE_DATA, PROGRAM_SEGMENTS = 1, 3, 4
+PLAN_VALUES, PLAN_CHAINS, PLAN_DELEGATES = 2, 5, 7
+EVALUE_TYPE, EVALUE_VALUE, KERNEL_TYPE_TENSOR = 0, 1, 5
+TENSOR_SIZES, TENSOR_DIM_ORDER, TENSOR_SHAPE_DYNAMISM = 2, 3, 8
+CHAIN_INSTRUCTIONS = 2
+INSTRUCTION_TYPE, INSTRUCTION_VALUE, INSTRUCTION_DELEGATE_CALL = 0, 1, 2
+DELEGATE_CALL_INDEX, DELEGATE_CALL_ARGS = 0, 1
+DELEGATE_ID, DELEGATE_PROCESSED = 0, 1
+REFERENCE_LOCATION, REFERENCE_INDEX, LOCATION_SEGMENT = 0, 1, 1
+INLINE_DATA = 0
+SEGMENT_OFFSET, SEGMENT_SIZE = 0, 1
+EXTENDED_HEADER_MAGIC = b"eh00"
+
+
+class _Node:
+    """One flatbuffer table, read field by field."""
+
+    def __init__(self, buffer, position):
+        self.table = Table(buffer, position)
+
+    def _at(self, field):
+        return self.table.Offset(4 + 2 * field)
+
+    def _vector(self, offset, width):
+        """(start, count) of a vector field, refusing one that runs past the end of the file."""
+        start, count = self.table.Vector(offset), self.table.VectorLen(offset)
+        if start + count * width > len(self.table.Bytes):
+            raise ValueError(f"a vector of {count} items at byte {start} runs past the end of the file")
+        return start, count
+
+    def scalar(self, field, flags, default=0):
+        offset = self._at(field)
+        return self.table.Get(flags, self.table.Pos + offset) if offset else default
+
+    def child(self, field):
+        offset = self._at(field)
+        return _Node(self.table.Bytes, self.table.Indirect(self.table.Pos + offset)) if offset else None
+
+    def children(self, field):
+        offset = self._at(field)
+        if not offset:
+            return []
+        start, count = self._vector(offset, 4)
+        return [_Node(self.table.Bytes, self.table.Indirect(start + 4 * i)) for i in range(count)]
+
+    def numbers(self, field, flags):
+        offset = self._at(field)
+        if not offset:
+            return []
+        start, count = self._vector(offset, flags.bytewidth)
+        return [self.table.Get(flags, start + flags.bytewidth * i) for i in range(count)]
+
+    def raw(self, field):
+        start, count = self._vector(self._at(field), 1)
+        return bytes(self.table.Bytes[start:start + count])
+
+    def text(self, field):
+        offset = self._at(field)
+        return self.table.String(self.table.Pos + offset).decode() if offset else ""
+
+    def union(self, type_field, value_field):
+        """(type tag, value table) of a union field."""
+        tag = self.scalar(type_field, number_types.Uint8Flags)
+        offset = self._at(value_field)
+        if not offset:
+            return tag, None
+        value = _Node(self.table.Bytes, 0)
+        self.table.Union(value.table, offset)  # Union adds the table's position itself
+        return tag, value
+
+
+@dataclass(frozen=True)
+class TensorValue:
+    sizes: list
+    dim_order: list
+    dynamic: bool
+
+
+@dataclass(frozen=True)
+class Delegate:
+    backend: str
+    blob: bytes
+    in_segment: bool
+    arguments: list  # a TensorValue (or None for any other value) per argument of its call: inputs, then outputs
+
+
+def _tensor(evalue):
+    tag, tensor = evalue.union(EVALUE_TYPE, EVALUE_VALUE)
+    if tag != KERNEL_TYPE_TENSOR:
+        return None
+    return TensorValue(tensor.numbers(TENSOR_SIZES, number_types.Int32Flags),
+                       tensor.numbers(TENSOR_DIM_ORDER, number_types.Uint8Flags),
+                       tensor.scalar(TENSOR_SHAPE_DYNAMISM, number_types.Int8Flags) != 0)
+
+
+def segment_base(pte):
+    """Where segment offsets count from: the extended header's segment_base_offset (0 if there is none)."""
+    header = pte[8:40]
+    if header[:4] != EXTENDED_HEADER_MAGIC:
+        return 0
+    return int.from_bytes(header[16:24], "little")
+
+
+def delegates(pte):
+    """Every delegate of every execution plan, with its blob, where the blob is stored, and its call's values."""
+    program = _Node(pte, Table(pte, 0).Indirect(0))
+    inline = program.children(PROGRAM_DELEGATE_DATA)
+    segments = program.children(PROGRAM_SEGMENTS)
+    base = segment_base(pte)
+    found = []
+    for plan in program.children(PROGRAM_EXECUTION_PLAN):
+        values = plan.children(PLAN_VALUES)
+        calls = {}
+        for chain in plan.children(PLAN_CHAINS):
+            for instruction in chain.children(CHAIN_INSTRUCTIONS):
+                tag, call = instruction.union(INSTRUCTION_TYPE, INSTRUCTION_VALUE)
+                if tag == INSTRUCTION_DELEGATE_CALL:
+                    arguments = call.numbers(DELEGATE_CALL_ARGS, number_types.Int32Flags)
+                    calls[call.scalar(DELEGATE_CALL_INDEX, number_types.Int32Flags)] = [
+                        _tensor(values[index]) for index in arguments]
+        for index, delegate in enumerate(plan.children(PLAN_DELEGATES)):
+            reference = delegate.child(DELEGATE_PROCESSED)
+            in_segment = reference.scalar(REFERENCE_LOCATION, number_types.Int8Flags) == LOCATION_SEGMENT
+            data_index = reference.scalar(REFERENCE_INDEX, number_types.Uint32Flags)
+            if in_segment:
+                segment = segments[data_index]
+                start = base + segment.scalar(SEGMENT_OFFSET, number_types.Uint64Flags)
+                blob = bytes(pte[start:start + segment.scalar(SEGMENT_SIZE, number_types.Uint64Flags)])
+            else:
+                blob = inline[data_index].raw(INLINE_DATA)
+            found.append(Delegate(delegate.text(DELEGATE_ID), blob, in_segment, calls.get(index, [])))
+    return found
