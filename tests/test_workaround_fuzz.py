@@ -3,8 +3,9 @@
 Hypothesis draws a model as a straight-line program: 1-3 4-D inputs, each contiguous or
 channels-last, all of one shape kind (static; one channel, where size-1 dims make the layouts
 ambiguous; a dynamic batch; a zero-size batch), then ops that each read earlier values
-(elementwise ops OpenVINO takes, a layout-sensitive flip over channels, copies and views from
-the op set, memory-format conversions, and atan2, which OpenVINO does not take, so partitions
+(elementwise ops OpenVINO takes, a layout-sensitive flip over channels, an unbind of the channels
+and a stack of two values, both across layouts, copies and views from the op set, memory-format
+conversions, and atan2, which OpenVINO does not take, so partitions
 split around it), then a random subset of values returned directly or through a copy. The model is lowered with the
 workaround (copy-safe partitioner and boundary dim-order pass). Outputs that are copies of an
 input must match bit for bit; computed ones within 1e-5 relative to their magnitude.
@@ -38,8 +39,10 @@ SHAPES = {"static": (1, 2, 3, 3), "one_channel": (1, 1, 3, 3), "dynamic_batch": 
 CL = torch.channels_last
 
 UNARY = {"sin": torch.sin, "tanh": torch.tanh, "neg": torch.neg, "abs": torch.abs, "relu": torch.relu,
-         "flip_channels": lambda x: torch.flip(x, [1])}  # reads across channels: wrong if layout is lost
+         "flip_channels": lambda x: torch.flip(x, [1]),  # reads across channels: wrong if layout is lost
+         "unbind_channels": lambda x: torch.cat([t.unsqueeze(1) * (k + 1) for k, t in enumerate(x.unbind(1))], 1)}
 BINARY = {"add": torch.add, "sub": torch.sub, "mul": torch.mul,
+          "stack_then_sum": lambda x, y: (torch.stack([x, y], 2) * torch.tensor([1.0, 2.0]).view(2, 1, 1)).sum(2),
           "atan2": torch.atan2}  # not in OpenVINO's support list: runs in ExecuTorch, between partitions
 COPIES = {
     "clone": torch.clone,
