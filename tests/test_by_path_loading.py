@@ -25,8 +25,7 @@ from executorch.exir.passes import MemoryPlanningPass  # noqa: E402
 
 from repro import catalogue, lowering  # noqa: E402
 from repro.program_runner import ProgramRunner  # noqa: E402
-from workaround import install, uninstall  # noqa: E402
-from workaround.check import delegate_locations  # noqa: E402
+from workaround import install, pte_reader, uninstall  # noqa: E402
 from workaround.inline_blobs import INLINE_BLOBS  # noqa: E402
 
 pytestmark = pytest.mark.executorch
@@ -35,7 +34,7 @@ USE_AFTER_FREE = installed_openvino() >= IMPORT_KEEPS_CALLER_BUFFER_FROM
 
 
 def blobs_in_segments(program):
-    return sorted(set(delegate_locations(program.buffer).values()))
+    return sorted({delegate.in_segment for delegate in pte_reader.delegates(program.buffer)})
 
 
 def lowered(case_name, partitioner):
