@@ -39,7 +39,7 @@ if __package__ in (None, ""):  # run as a script: make the project's packages im
 
 import torch
 
-from repro import candidates, cli, upstream_reports
+from repro import candidates, cli, quiet, upstream_reports
 from repro.catalogue import CASES, CATALOGUE, DIM_ORDER_CASES, SEED
 from repro.lowering import PARTITIONERS, Untestable, check_runtime, delegated_and_outside_ops, lower
 from repro.program_runner import ProgramRunner
@@ -232,6 +232,8 @@ def parse_arguments(argv):
     parser.add_argument("--save-dir", type=Path, help="write each case's .pte file here")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--report", type=Path, help="write the ExecuTorch channels-last issue body here")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="show what torch, torchao and the runtime print while they load (hidden by default)")
     args = parser.parse_args(argv)
     if unknown := [name for name in args.case or [] if name not in CASES]:
         parser.error(f"--case: no such case: {', '.join(unknown)} (the names are in repro/catalogue.py)")
@@ -257,8 +259,10 @@ def parse_arguments(argv):
 def main(argv=None):
     args = parse_arguments(argv)
     try:
-        check_runtime()
-    except Untestable as error:
+        with quiet.chatter_hidden(args.verbose):
+            quiet.load_the_export_stack()
+            check_runtime()
+    except (Untestable, ImportError) as error:
         print(f"COULD NOT TEST: {error}", file=sys.stderr)
         if args.json:
             print(json.dumps({"exit_code": EXIT_UNTESTABLE, "verdict": f"COULD NOT TEST: {error}"}))

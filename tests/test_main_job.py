@@ -36,3 +36,13 @@ def test_it_shows_the_reports_without_third_party_noise(main_job):
     noisy = [line for line in main_job.stdout.splitlines() if THIRD_PARTY_NOISE.search(line)]
     assert noisy == []
     assert "=== stale copies in plain OpenVINO: python repro/plain_openvino.py" in main_job.stdout
+
+
+def test_the_executorch_script_alone_hides_import_chatter_unless_verbose():
+    script = MAIN_JOB.parent / "executorch_path.py"
+    quiet, verbose = (subprocess.run([sys.executable, str(script), "--case", "clone_only", *flag],
+                                     capture_output=True, text=True, check=False, timeout=600)
+                      for flag in ([], ["-v"]))
+    assert quiet.returncode == verbose.returncode == 1
+    assert [line for line in quiet.stderr.splitlines() if THIRD_PARTY_NOISE.search(line)] == []
+    assert THIRD_PARTY_NOISE.search(verbose.stderr), "with -v the chatter is shown"
