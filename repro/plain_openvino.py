@@ -43,6 +43,7 @@ import json
 import platform
 import sys
 import traceback
+import warnings
 from pathlib import Path
 
 try:
@@ -177,8 +178,9 @@ def convert_torch_copy(copy):
             y = copy(x)
             return y, torch.sin(y)
 
-    exported = torch.export.export(CopyThenSin(), (torch.ones(SHAPE),))
-    return ov.convert_model(exported)
+    with warnings.catch_warnings():  # torch.export's own deprecation notice, printed on every export
+        warnings.filterwarnings("ignore", message=r"`isinstance\(treespec, LeafSpec\)` is deprecated")
+        return ov.convert_model(torch.export.export(CopyThenSin(), (torch.ones(SHAPE),)))
 
 
 # --- Environment, report and verdict ---------------------------------------------
