@@ -120,6 +120,8 @@ def copy_of_input_at(steps, n_inputs, index):
 @given(program=programs())
 # Found by a deep run: a channels-last clone used only inside once kept its input channels-last.
 @example(program=([False, False, True], [("clone", (2,)), ("abs", (3,))], [(4, None)], "static"))
+# Found by the default run: aten.stack, kept undecomposed for the delegate, was handed back (dynamic output).
+@example(program=([False], [("stack_then_sum", (0, 0)), ("abs", (0,))], [(1, None)], "dynamic_batch"))
 def test_random_model_with_the_workaround_equals_eager(pte_dir, runners, program):
     function, exact = build(program)
     layouts, shape_kind = program[0], program[3]

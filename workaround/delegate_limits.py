@@ -41,6 +41,14 @@ def output_limit(node):
     return None
 
 
+def may_cross_a_boundary_it_cannot(node):
+    """Whether any tensor ``node`` reads or makes is dynamic-shaped, 0-d or 0-size: such a node may be
+    handed back to ExecuTorch, so it must not be kept undecomposed for the delegate (ExecuTorch refuses
+    a kept op that ends up outside every delegate)."""
+    values = [node.meta.get("val"), *(arg.meta.get("val") for arg in node.all_input_nodes)]
+    return any(is_dynamic(tensor) or empty_or_scalar(tensor) for tensor in tensors(values))
+
+
 def input_limit(node):
     """Why ``node``'s result cannot enter a partition, or None."""
     for tensor in tensors(node.meta.get("val")):

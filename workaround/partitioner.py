@@ -27,11 +27,23 @@ from executorch.backends.openvino.partitioner import OpenvinoPartitioner
 from executorch.exir.backend.partitioner import Partitioner, PartitionResult
 
 from workaround.boundary_dim_orders import BOUNDARY_DIM_ORDERS
+from workaround.delegate_limits import may_cross_a_boundary_it_cannot
 from workaround.dim_order import declare_ambiguous_layouts_default
 from workaround.exclusion import TAG, hand_back_unsafe_nodes
 from workaround.inline_blobs import INLINE_BLOBS
 from workaround.patches import MethodPatch
 from workaround.provenance import mark_partitioned_nodes
+
+
+def _ops_to_keep_for_the_delegate(stock, exported_program):
+    """The stock list of ops kept undecomposed (stack, upsampling, ...), minus the nodes that may be handed
+    back: those must be decomposed into ops ExecuTorch's kernels can run."""
+    ops, stock_filter = KEEP_RULE.stock(stock, exported_program)
+
+    def keep(node):
+        return (stock_filter is None or stock_filter(node)) and not may_cross_a_boundary_it_cannot(node)
+
+    return ops, keep
 
 
 def _partition_without_escaping_copies(stock, exported_program):
@@ -54,13 +66,16 @@ class CopySafeOpenvinoPartitioner(Partitioner):
             patch.apply()
 
     def ops_to_not_decompose(self, ep):
-        return self.stock.ops_to_not_decompose(ep)
+        return _ops_to_keep_for_the_delegate(self.stock, ep)
 
     def partition(self, exported_program):
         return _partition_without_escaping_copies(self.stock, exported_program)
 
 
 COPY_RULE = MethodPatch(OpenvinoPartitioner, "partition", _partition_without_escaping_copies)
+KEEP_RULE = MethodPatch(OpenvinoPartitioner, "ops_to_not_decompose", _ops_to_keep_for_the_delegate)
+# What install() puts on OpenvinoPartitioner itself.
+PARTITIONER_PATCHES = (COPY_RULE, KEEP_RULE)
 # What constructing the partitioner installs; they act only on partitions the copy rule made.
 DELEGATE_PATCHES = (BOUNDARY_DIM_ORDERS, INLINE_BLOBS)
 
@@ -68,14 +83,14 @@ DELEGATE_PATCHES = (BOUNDARY_DIM_ORDERS, INLINE_BLOBS)
 def install():
     """Make every OpenvinoPartitioner, existing or future, apply the copy exclusion, compile its
     partitions to honour their boundary dim orders, and keep their blobs inline."""
-    for patch in (COPY_RULE, *DELEGATE_PATCHES):
+    for patch in (*PARTITIONER_PATCHES, *DELEGATE_PATCHES):
         patch.apply()
 
 
 def uninstall():
-    """Restore the stock OpenvinoPartitioner.partition, OpenvinoBackend.preprocess and
-    EdgeProgramManager.to_executorch."""
-    for patch in (COPY_RULE, *DELEGATE_PATCHES):
+    """Restore the stock OpenvinoPartitioner.partition and .ops_to_not_decompose,
+    OpenvinoBackend.preprocess and EdgeProgramManager.to_executorch."""
+    for patch in (*PARTITIONER_PATCHES, *DELEGATE_PATCHES):
         patch.restore()
 
 
@@ -86,7 +101,7 @@ def is_installed():
 @contextlib.contextmanager
 def copy_safe_openvino():
     """``with copy_safe_openvino(): <unchanged export script>``; restores the previous state after."""
-    was_applied = [(patch, patch.applied()) for patch in (COPY_RULE, *DELEGATE_PATCHES)]
+    was_applied = [(patch, patch.applied()) for patch in (*PARTITIONER_PATCHES, *DELEGATE_PATCHES)]
     install()
     try:
         yield
