@@ -8,7 +8,6 @@ and constructed once up front, so a bad name is a one-line usage error before an
 """
 
 import importlib
-import sys
 
 from repro import lowering
 
@@ -24,8 +23,7 @@ def import_object(spec, what):
     module_name, colon, name = spec.partition(":")
     if not colon or not module_name or not name:
         raise CandidateError(f"{what} {spec!r}: expected module.path:ClassName")
-    if str(lowering.PROJECT) not in sys.path:  # the project's own modules, e.g. workaround:CopySafe...
-        sys.path.insert(0, str(lowering.PROJECT))
+    lowering.make_project_importable()  # the project's own modules, e.g. workaround:CopySafe...
     try:
         module = importlib.import_module(module_name)
     except Exception as error:
@@ -37,24 +35,26 @@ def import_object(spec, what):
         raise CandidateError(f"{what} {spec!r}: {module_name} has no {name}") from error
 
 
+def class_named(spec, option, base, what):
+    """The class ``spec`` names, which must subclass ``base``; ``what`` says what it must be."""
+    found = import_object(spec, option)
+    if not (isinstance(found, type) and issubclass(found, base)):
+        raise CandidateError(f"{option} {spec!r}: {found!r} is not {what}")
+    return found
+
+
 def partitioner_class(spec):
     from executorch.exir.backend.partitioner import Partitioner
 
-    found = import_object(spec, "--partitioner")
-    if not (isinstance(found, type) and issubclass(found, Partitioner)):
-        raise CandidateError(f"--partitioner {spec!r}: {found!r} is not a subclass of ExecuTorch's "
-                             "executorch.exir.backend.partitioner.Partitioner")
-    return found
+    return class_named(spec, "--partitioner", Partitioner,
+                       "a subclass of ExecuTorch's executorch.exir.backend.partitioner.Partitioner")
 
 
 def transform_pass(spec):
     from executorch.exir.pass_base import PassBase
 
-    found = import_object(spec, "--transform-pass")
-    if not (isinstance(found, type) and issubclass(found, PassBase)):
-        raise CandidateError(f"--transform-pass {spec!r}: {found!r} is not an ExecuTorch/torch.fx pass class "
-                             "(a subclass of torch.fx.passes.infra.pass_base.PassBase, e.g. ExportPass)")
-    return found
+    return class_named(spec, "--transform-pass", PassBase, "an ExecuTorch/torch.fx pass class (a subclass of "
+                       "torch.fx.passes.infra.pass_base.PassBase, e.g. ExportPass)")
 
 
 def candidate_lowering(partitioner_spec, pass_specs=()):

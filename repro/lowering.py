@@ -63,10 +63,15 @@ def stock_partitioner():
     return OpenvinoPartitioner([CompileSpec("device", b"CPU")]), []
 
 
+def make_project_importable():
+    """Put the project root on sys.path, so that ``workaround`` imports when a script runs from repro/."""
+    if str(PROJECT) not in sys.path:
+        sys.path.insert(0, str(PROJECT))
+
+
 def workaround_partitioner():
     """The copy-safe partitioner: the whole fix, one line in an export script."""
-    if str(PROJECT) not in sys.path:  # run as a script from repro/
-        sys.path.insert(0, str(PROJECT))
+    make_project_importable()
     from executorch.exir.backend.backend_details import CompileSpec
 
     from workaround import CopySafeOpenvinoPartitioner
