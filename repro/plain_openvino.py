@@ -6,21 +6,29 @@ What this script shows
     PyTorch frontend makes of ``x.clone()``, ``x.detach()``, ``x[:, :]`` ...) is run
     with user-owned buffers, setting tensors the way ExecuTorch's OpenVINO runtime
     does: every ``set_input_tensor``, then every ``set_output_tensor``, then
-    ``infer()``.  Output buffers are pre-filled with a sentinel (-7).  Three
+    ``infer()``.  Output buffers are pre-filled with a sentinel (-7).  Four
     symptoms are checked separately:
 
     * ``stale_output``      the copy of ``x`` still holds the sentinel;
     * ``wrong_downstream``  ``sin(x)`` is computed from the sentinel, not from ``x``;
-    * ``input_overwritten`` the caller's ``x`` buffer now holds the sentinel.
+    * ``input_overwritten`` the caller's ``x`` buffer now holds the sentinel;
+    * ``input_slot_is_output_buffer``  before ``infer()``, ``get_input_tensor(0)``
+      returns output 0's buffer: the request keeps one slot for the Parameter and
+      the Result it feeds, and the last ``set_*_tensor`` wins (the cause).
 
     The reverse order (outputs first) is run as a control.  The same calls are made
-    through the C API (``repro/plain_openvino_c.py``, used when present) and, when
-    torch is importable, on models converted from torch copy ops.
+    through the C API (``plain_openvino_c.py``, used when it is beside this file;
+    wheels ship ``libopenvino_c`` from 2024.3.0), in C++ (``plain_openvino.cpp``,
+    built by ``plain_openvino_cpp.py`` against the wheel's headers, also from
+    2024.3.0), through ``AUTO:CPU`` and ``HETERO:CPU`` and with an f32 precision
+    hint (they reproduce the same), and, when torch is importable, on models
+    converted from torch copy ops.
 
 How to run
     pip install openvino numpy        # numpy<2 for OpenVINO 2023.x - 2024.1
     python plain_openvino.py          # human-readable report
     python plain_openvino.py --json   # one JSON object
+    python plain_openvino.py --api cpp  # only the C++ reproducer (needs a C++ compiler)
 
 Exit status (as ``git bisect run`` expects)
     0 behaves correctly, 1 bug reproduced, 125 could not test.
@@ -28,11 +36,14 @@ Exit status (as ``git bisect run`` expects)
 JSON keys (stable)
     environment  {python, openvino, numpy, torch, os, cpu}
     seed, sentinel
-    runs         list of {api, model, order, result_fed_by_parameter, error,
-                 symptoms: {stale_output, wrong_downstream, input_overwritten},
-                 max_abs_diff: {copy, downstream, input}, expected, actual}
+    environment  also {cpu_flags, optimization_capabilities, inference_precision_hint}
+    runs         list of {api (python, c, cpp), device, model, order, result_fed_by_parameter,
+                 error, symptoms: {stale_output, wrong_downstream, input_overwritten,
+                 input_slot_is_output_buffer}, max_abs_diff: {copy, downstream, input},
+                 expected, actual}
                  (wrong_downstream / downstream are null for models without one)
     skipped      list of {part, reason}
+    cpp_output   the C++ program's output verbatim, or null where it did not run
     bug_reproduced, verdict, exit_code
 """
 
@@ -41,6 +52,7 @@ import importlib
 import importlib.util
 import json
 import platform
+import re
 import sys
 import traceback
 import warnings
@@ -66,9 +78,15 @@ except Exception:
     torch = None
 
 EXIT_OK, EXIT_BUG, EXIT_UNTESTABLE = 0, 1, 125
+APIS = ("python", "c", "cpp")
 SEED, SENTINEL, SHAPE = 0, -7.0, (2, 3)
-DOWNSTREAM_TOLERANCE = 1e-3  # sin() in f32 or bf16; the bug shows as differences of ~1
+# Sin in bf16 (the CPU plugin's default precision on CPUs with bf16) errs by ~4e-3; the bug by ~1.
+DOWNSTREAM_TOLERANCE = 0.05
 ORDERS = ("inputs_first", "outputs_first")  # ExecuTorch's order, then the control
+# Other ways of reaching the CPU plugin, run with param_result_and_sin in ExecuTorch's order:
+# {label: (device, compile config)}. They reproduce the same.
+OTHER_TARGETS = {"AUTO:CPU": ("AUTO:CPU", {}), "HETERO:CPU": ("HETERO:CPU", {}),
+                 "CPU, f32 hint": ("CPU", {"INFERENCE_PRECISION_HINT": "f32"})}
 
 
 # --- The models -------------------------------------------------------------------
@@ -110,16 +128,19 @@ def call_sequence(x, outputs, order):
     return inputs + outs if order == "inputs_first" else outs + inputs
 
 
-def run_python_api(compiled, calls):
-    """Wrap the caller's buffers without copying, set them in the given order, infer."""
+def run_python_api(compiled, calls, output_0):
+    """Wrap the caller's buffers without copying, set them in the given order, infer. Returns whether,
+    before ``infer()``, the request's input 0 was output 0's buffer."""
     request = compiled.create_infer_request()
     for kind, index, buffer in calls:
         setter = request.set_input_tensor if kind == "input" else request.set_output_tensor
         setter(index, ov.Tensor(buffer, shared_memory=True))
+    slot_shared = request.get_input_tensor(0).data.ctypes.data == output_0.ctypes.data
     request.infer()
+    return slot_shared
 
 
-def check_symptoms(x_before, x_after, outputs):
+def check_symptoms(x_before, x_after, outputs, slot_shared):
     """Compare output 0 with x, output 1 (if any) with sin(x), and x with itself."""
     def diff(actual, expected):
         return float(np.max(np.abs(actual.astype(np.float64) - expected)))
@@ -131,6 +152,7 @@ def check_symptoms(x_before, x_after, outputs):
             "stale_output": copy_diff != 0.0,
             "wrong_downstream": None if downstream_diff is None else downstream_diff > DOWNSTREAM_TOLERANCE,
             "input_overwritten": input_diff != 0.0,
+            "input_slot_is_output_buffer": slot_shared,
         },
         "max_abs_diff": {"copy": copy_diff, "downstream": downstream_diff, "input": input_diff},
         "expected": x_before[0].tolist(),
@@ -144,19 +166,19 @@ def result_fed_by_parameter(compiled):
     return any(r.input_value(0).get_node().get_type_name() == "Parameter" for r in results)
 
 
-def run_case(api, name, compiled, order, runner=run_python_api):
+def run_case(api, name, compiled, order, runner=run_python_api, *, device="CPU"):
     x, outputs = make_buffers(len(compiled.outputs))
     x_before = x.copy()
-    runner(compiled, call_sequence(x, outputs, order))
-    return {"api": api, "model": name, "order": order, "error": None,
+    slot_shared = runner(compiled, call_sequence(x, outputs, order), outputs[0])
+    return {"api": api, "device": device, "model": name, "order": order, "error": None,
             "result_fed_by_parameter": result_fed_by_parameter(compiled),
-            **check_symptoms(x_before, x, outputs)}
+            **check_symptoms(x_before, x, outputs, slot_shared)}
 
 
-def error_run(api, name, order):
-    return {"api": api, "model": name, "order": order, "error": traceback.format_exc(),
-            "result_fed_by_parameter": None, "symptoms": None, "max_abs_diff": None,
-            "expected": None, "actual": None}
+def error_run(api, name, order, device="CPU", error=None):
+    return {"api": api, "device": device, "model": name, "order": order,
+            "error": error or traceback.format_exc(), "result_fed_by_parameter": None, "symptoms": None,
+            "max_abs_diff": None, "expected": None, "actual": None}
 
 
 # --- The same bug from torch copy ops (optional) ---------------------------------
@@ -186,6 +208,19 @@ def convert_torch_copy(copy):
 # --- Environment, report and verdict ---------------------------------------------
 
 
+ISA_FLAGS = re.compile(r"^(sse4_2|avx|avx2|fma|avx512\w*|amx\w*|avx_vnni\w*)$")
+
+
+def cpu_flags():
+    """The vector-ISA flags the kernel reports (what the CPU plugin picks its kernels and precision by)."""
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return None
+    flags = next((line.split(":", 1)[1].split() for line in text.splitlines() if line.startswith("flags")), [])
+    return " ".join(flag for flag in flags if ISA_FLAGS.match(flag))
+
+
 def environment(core):
     return {
         "python": platform.python_version(),
@@ -194,24 +229,27 @@ def environment(core):
         "torch": torch.__version__ if torch else None,
         "os": platform.platform(),
         "cpu": core.get_property("CPU", "FULL_DEVICE_NAME"),
+        "cpu_flags": cpu_flags(),
+        "optimization_capabilities": " ".join(core.get_property("CPU", "OPTIMIZATION_CAPABILITIES")),
+        "inference_precision_hint": core.get_property("CPU", "INFERENCE_PRECISION_HINT").to_string(),
     }
 
 
-def load_c_api_part():
-    """The C-API reproducer beside this file, if it was attached too."""
-    path = Path(__file__).with_name("plain_openvino_c.py")
+def load_part(name):
+    """A reproducer attached beside this file (``plain_openvino_c.py``, ``plain_openvino_cpp.py``), or None."""
+    path = Path(__file__).with_name(f"{name}.py")
     if not path.exists():
         return None
-    spec = importlib.util.spec_from_file_location("plain_openvino_c", path)
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 def runners(apis, skipped):
-    """{api name: runner} for the requested APIs; what cannot run goes to ``skipped``."""
+    """{api name: runner} for the in-process APIs requested; what cannot run goes to ``skipped``."""
     chosen = {"python": run_python_api} if "python" in apis else {}
-    c_part = load_c_api_part() if "c" in apis else None
+    c_part = load_part("plain_openvino_c") if "c" in apis else None
     if "c" in apis and c_part is None:
         skipped.append({"part": "c_api", "reason": "plain_openvino_c.py not found beside this script"})
     elif c_part is not None:
@@ -222,8 +260,26 @@ def runners(apis, skipped):
     return chosen
 
 
+def cpp_runs(skipped):
+    """(rows, raw output) of the C++ reproducer; a build it cannot make is skipped, a failed run is rows."""
+    cpp_part = load_part("plain_openvino_cpp")
+    if cpp_part is None:
+        skipped.append({"part": "cpp", "reason": "plain_openvino_cpp.py not found beside this script"})
+        return [], None
+    try:
+        rows, output, _cached = cpp_part.run()
+        return rows, output
+    except cpp_part.CppUnavailable as error:
+        skipped.append({"part": "cpp", "reason": str(error)})
+    except Exception as error:
+        failed = [error_run("cpp", name, order, error=str(error)) for name in cpp_part.MODELS for order in ORDERS]
+        return failed, None
+    return [], None
+
+
 def collect(core, apis):
-    """Every model x order x API; a failing run becomes a row with its traceback."""
+    """Every model x order x API; a failing run becomes a row with its traceback. Returns (runs, skipped,
+    the C++ program's output)."""
     runs, skipped = [], []
     compiled = {name: core.compile_model(build(), "CPU") for name, build in MODELS.items()}
     for api, runner in runners(apis, skipped).items():
@@ -233,18 +289,26 @@ def collect(core, apis):
                     runs.append(run_case(api, name, compiled[name], order, runner))
                 except Exception:
                     runs.append(error_run(api, name, order))
+    cpp_rows, cpp_output = cpp_runs(skipped) if "cpp" in apis else ([], None)
+    runs += cpp_rows
     if "python" not in apis:
-        return runs, skipped
+        return runs, skipped, cpp_output
+    for label, (device, config) in OTHER_TARGETS.items():
+        try:
+            target = core.compile_model(param_result_and_sin(), device, config)
+            runs.append(run_case("python", "param_result_and_sin", target, "inputs_first", device=label))
+        except Exception:
+            runs.append(error_run("python", "param_result_and_sin", "inputs_first", device=label))
     if torch is None:
         skipped.append({"part": "torch", "reason": "torch is not importable"})
-        return runs, skipped
+        return runs, skipped, cpp_output
     for name, copy in TORCH_COPIES.items():
         try:
             runs.append(run_case("python", name, core.compile_model(convert_torch_copy(copy), "CPU"),
                                  "inputs_first"))
         except Exception:
             runs.append(error_run("python", name, "inputs_first"))
-    return runs, skipped
+    return runs, skipped, cpp_output
 
 
 def symptoms_seen(run):
@@ -264,18 +328,20 @@ def verdict(runs):
 
 
 def print_report(report):
+    width = max(map(len, report["environment"]))
     for key, value in report["environment"].items():
-        print(f"{key:>9}: {value}")
+        print(f"{key:>{width}}: {value}")
     print(f"     seed: {report['seed']}   sentinel in output buffers: {report['sentinel']}\n")
     for run in report["runs"]:
-        head = f"[{run['api']:6}] {run['model']:30} {run['order']:13}"
+        head = f"[{run['api']:6}] {run['device']:13} {run['model']:30} {run['order']:13}"
         if run["error"]:
             print(f"{head} ERROR\n{run['error']}")
             continue
         diffs = ", ".join(f"{k}={v:.3g}" for k, v in run["max_abs_diff"].items() if v is not None)
         print(f"{head} {', '.join(symptoms_seen(run)) or 'correct'}")
-        print(f"{'':53}expected {np.round(run['expected'], 4)}   (row 0 of the copy of x)")
-        print(f"{'':53}actual   {np.round(run['actual'], 4)}   max |diff|: {diffs}")
+        if run["expected"] is not None:
+            print(f"{'':67}expected {np.round(run['expected'], 4)}   (row 0 of the copy of x)")
+        print(f"{'':67}actual   {np.round(run['actual'], 4)}   max |diff|: {diffs}")
     for skip in report["skipped"]:
         print(f"skipped {skip['part']}: {skip['reason']}")
     print("\n" + report["verdict"])
@@ -292,8 +358,8 @@ def main(argv=None):
                                      epilog="exit status (git-bisect convention): 0 correct, 1 bug reproduced, "
                                             "2 usage error, 125 could not test")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--api", choices=("all", "python", "c"), default="all",
-                        help="which OpenVINO API to drive (default: both)")
+    parser.add_argument("--api", choices=("all", *APIS), default="all",
+                        help="which OpenVINO API to drive (default: every one this wheel and machine allow)")
     args = parser.parse_args(argv)
     if IMPORT_ERROR:
         return untestable("cannot import OpenVINO's Python API or numpy\n" + IMPORT_ERROR, args.json)
@@ -301,13 +367,15 @@ def main(argv=None):
     if "CPU" not in core.available_devices:
         return untestable(f"no CPU device; available: {core.available_devices}", args.json)
     try:
-        runs, skipped = collect(core, ("python", "c") if args.api == "all" else (args.api,))
+        runs, skipped, cpp_output = collect(core, APIS if args.api == "all" else (args.api,))
     except Exception:
         return untestable("OpenVINO failed before any check ran\n" + traceback.format_exc(), args.json)
     exit_code, text = verdict(runs)
+    if not runs:
+        exit_code, text = EXIT_UNTESTABLE, "COULD NOT TEST: " + "; ".join(s["reason"] for s in skipped)
     report = {"environment": environment(core), "seed": SEED, "sentinel": SENTINEL, "runs": runs,
-              "skipped": skipped, "bug_reproduced": exit_code == EXIT_BUG, "verdict": text,
-              "exit_code": exit_code}
+              "skipped": skipped, "cpp_output": cpp_output, "bug_reproduced": exit_code == EXIT_BUG,
+              "verdict": text, "exit_code": exit_code}
     print(json.dumps(report, indent=1)) if args.json else print_report(report)
     return report["exit_code"]
 

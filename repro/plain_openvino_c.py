@@ -5,7 +5,10 @@ dlopens ``libopenvino_c``, imports a compiled blob, and on every execute wraps
 each buffer with ``ov_tensor_create_from_host_ptr``, sets all inputs by index,
 then all outputs by index, then calls ``ov_infer_request_infer``.  This module
 makes exactly those calls with ctypes, on blobs exported from the models that
-``plain_openvino.py`` (beside this file) builds.
+``plain_openvino.py`` builds; it is not a script of its own without that file
+beside it (it loads it from there).  The first wheel that ships ``libopenvino_c``
+is 2024.3.0 (measured over every release from 2023.0.0); on older wheels this
+part is skipped with that reason.
 
 Element-type codes are read from the compiled model's own ports
 (``ov_port_get_element_type``), so they are whatever the installed release's
@@ -24,7 +27,7 @@ LIBRARY_PATTERNS = ("libopenvino_c.so*", "libopenvino_c*.dylib", "openvino_c.dll
 
 
 class CApiUnavailable(RuntimeError):
-    """The installed wheel has no usable libopenvino_c (wheels before 2024.x ship none)."""
+    """The installed wheel has no usable libopenvino_c (wheels before 2024.3.0 ship none)."""
 
 
 class OvShape(ctypes.Structure):
@@ -45,6 +48,9 @@ def load_library():
         ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
     for name in ("ov_infer_request_set_input_tensor_by_index", "ov_infer_request_set_output_tensor_by_index"):
         getattr(lib, name).argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+    lib.ov_infer_request_get_input_tensor_by_index.argtypes = [
+        ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]
+    lib.ov_tensor_data.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
     if hasattr(lib, "ov_get_last_err_msg"):
         lib.ov_get_last_err_msg.restype = ctypes.c_char_p
     return lib
@@ -94,12 +100,26 @@ class CApiSession:
         self.owned.append(("ov_tensor_free", tensor))
         return tensor
 
-    def set_and_infer(self, calls):
+    def input_data_pointer(self):
+        """Where the request's input 0 points now (``ov_infer_request_get_input_tensor_by_index``)."""
+        tensor, data = ctypes.c_void_p(), ctypes.c_void_p()
+        self.check(self.lib.ov_infer_request_get_input_tensor_by_index(self.request, 0, ctypes.byref(tensor)),
+                   "ov_infer_request_get_input_tensor_by_index")
+        try:
+            self.check(self.lib.ov_tensor_data(tensor, ctypes.byref(data)), "ov_tensor_data")
+        finally:
+            self.lib.ov_tensor_free(tensor)
+        return data.value
+
+    def set_and_infer(self, calls, output_0):
+        """Set the tensors in order, infer; returns whether input 0 was output 0's buffer before infer."""
         for kind, index, buffer in calls:
             tensor = self.tensor_over(buffer, self.element_type(kind, index))
             setter = f"ov_infer_request_set_{kind}_tensor_by_index"
             self.check(getattr(self.lib, setter)(self.request, ctypes.c_size_t(index), tensor), setter)
+        slot_shared = self.input_data_pointer() == output_0.ctypes.data
         self.check(self.lib.ov_infer_request_infer(self.request), "ov_infer_request_infer")
+        return slot_shared
 
     def close(self):
         for free, handle in reversed(self.owned):
@@ -110,11 +130,11 @@ class CApiSession:
 def c_api_runner(lib):
     """A runner for ``plain_openvino.run_case``: export the compiled model, import it through C, infer."""
 
-    def run_c_api(compiled, calls):
+    def run_c_api(compiled, calls, output_0):
         exported = compiled.export_model()  # bytes before 2025, a BytesIO stream since
         session = CApiSession(lib, exported.getvalue() if hasattr(exported, "getvalue") else exported)
         try:
-            session.set_and_infer(calls)
+            return session.set_and_infer(calls, output_0)
         finally:
             session.close()
 

@@ -11,23 +11,24 @@ from importlib.metadata import version
 from packaging.version import Version
 
 STALE, DOWNSTREAM, OVERWRITTEN = "stale_output", "wrong_downstream", "input_overwritten"
+SLOT = "input_slot_is_output_buffer"  # get_input_tensor(0) returns output 0's buffer before infer()
 
 # (first release of an era, {model: {order: symptoms}}); an era lasts until the next one.
 _ERAS = [
-    ("2023.0.0", {  # the control order is wrong too; the input is never touched
+    ("2023.0.0", {  # the control order is wrong too; the input is never touched; the slots are apart
         "param_result_and_sin": {"inputs_first": {STALE, DOWNSTREAM}, "outputs_first": {STALE}},
         "param_result_only": {"inputs_first": {STALE}, "outputs_first": {STALE}},
         "param_result_and_sin_dynamic": {"inputs_first": {STALE, DOWNSTREAM}, "outputs_first": {STALE}},
     }),
-    ("2023.3.0", {  # setting outputs first avoids the bug from here on
-        "param_result_and_sin": {"inputs_first": {STALE, DOWNSTREAM}, "outputs_first": set()},
-        "param_result_only": {"inputs_first": {STALE}, "outputs_first": set()},
-        "param_result_and_sin_dynamic": {"inputs_first": {STALE, DOWNSTREAM}, "outputs_first": set()},
+    ("2023.3.0", {  # input and output share one slot: setting outputs first avoids the bug from here on
+        "param_result_and_sin": {"inputs_first": {STALE, DOWNSTREAM, SLOT}, "outputs_first": set()},
+        "param_result_only": {"inputs_first": {STALE, SLOT}, "outputs_first": set()},
+        "param_result_and_sin_dynamic": {"inputs_first": {STALE, DOWNSTREAM, SLOT}, "outputs_first": set()},
     }),
     ("2024.1.0", {  # the stale output is now also copied into the caller's input
-        "param_result_and_sin": {"inputs_first": {STALE, DOWNSTREAM, OVERWRITTEN}, "outputs_first": set()},
-        "param_result_only": {"inputs_first": {STALE}, "outputs_first": set()},
-        "param_result_and_sin_dynamic": {"inputs_first": {STALE, DOWNSTREAM, OVERWRITTEN},
+        "param_result_and_sin": {"inputs_first": {STALE, DOWNSTREAM, OVERWRITTEN, SLOT}, "outputs_first": set()},
+        "param_result_only": {"inputs_first": {STALE, SLOT}, "outputs_first": set()},
+        "param_result_and_sin_dynamic": {"inputs_first": {STALE, DOWNSTREAM, OVERWRITTEN, SLOT},
                                          "outputs_first": set()},
     }),
 ]
@@ -36,8 +37,9 @@ _ERAS = [
 TORCH_MODEL_BEHAVES_LIKE = "param_result_and_sin"
 # Top-level openvino.opset8 (before: openvino.runtime.opset8 only; 2026 has no openvino.runtime).
 TOP_LEVEL_OPSETS_FROM = Version("2025.0.0")
-# The first wheel that ships libopenvino_c (the C API), measured over every release since 2023.0.0.
-C_API_IN_WHEEL_FROM = Version("2024.3.0")
+# The first wheel that ships libopenvino_c (the C API), measured over every release since 2023.0.0; the C++
+# headers and cmake/OpenVINOConfig.cmake arrive in the same wheel (2024.2.0 has none of them).
+C_API_IN_WHEEL_FROM = CPP_HEADERS_IN_WHEEL_FROM = Version("2024.3.0")
 # Before this release ov.convert_model has no rule for aten.alias_copy (measured on 2024.6.0, 2025.0.0).
 TORCH_ALIAS_COPY_CONVERTS_FROM = Version("2025.1.0")
 

@@ -15,25 +15,33 @@ from pathlib import Path
 import pytest
 
 from repro import plain_openvino as plain
+from repro import plain_openvino_cpp as cpp
 from tests.release_behaviour import (
     C_API_IN_WHEEL_FROM,
+    CPP_HEADERS_IN_WHEEL_FROM,
     TORCH_ALIAS_COPY_CONVERTS_FROM,
     expected_symptoms,
     installed_openvino,
 )
 
 REPRO = Path(plain.__file__)
-RUN_KEYS = {"api", "model", "order", "result_fed_by_parameter", "error", "symptoms", "max_abs_diff",
+RUN_KEYS = {"api", "device", "model", "order", "result_fed_by_parameter", "error", "symptoms", "max_abs_diff",
             "expected", "actual"}
-REPORT_KEYS = {"environment", "seed", "sentinel", "runs", "skipped", "bug_reproduced", "verdict", "exit_code"}
+REPORT_KEYS = {"environment", "seed", "sentinel", "runs", "skipped", "cpp_output", "bug_reproduced", "verdict",
+               "exit_code"}
 CASES = [(api, model, order) for api in ("python", "c") for model in plain.MODELS for order in plain.ORDERS]
+CPP_CASES = [(model, order) for model in cpp.MODELS for order in plain.ORDERS]
+VALUE_SYMPTOMS = ("stale_output", "wrong_downstream", "input_overwritten")
 
 
 @pytest.fixture(scope="module")
 def in_process():
-    """Every run of the script's checks, made once in this process."""
-    runs, skipped = plain.collect(plain.ov.Core(), ("python", "c"))
-    return {(r["api"], r["model"], r["order"]): r for r in runs}, {s["part"]: s["reason"] for s in skipped}
+    """Every run of the script's checks on the plain CPU device, made once in this process, and what was
+    skipped; the other targets' runs are under the key ``"targets"``."""
+    runs, skipped, _ = plain.collect(plain.ov.Core(), plain.APIS)
+    keyed = {(r["api"], r["model"], r["order"]): r for r in runs if r["device"] == "CPU"}
+    keyed["targets"] = {r["device"]: r for r in runs if r["device"] != "CPU"}
+    return keyed, {s["part"]: s["reason"] for s in skipped}
 
 
 def run_script(*args, extra_path=None):
@@ -81,6 +89,73 @@ def test_c_api_runs_exactly_where_the_wheel_ships_it(in_process):
     assert ("c_api" not in skipped) == (installed_openvino() >= C_API_IN_WHEEL_FROM), skipped.get("c_api")
 
 
+def cpp_run_of(in_process, model, order):
+    runs, skipped = in_process
+    if "cpp" in skipped:
+        reason = skipped["cpp"]
+        if installed_openvino() < CPP_HEADERS_IN_WHEEL_FROM:
+            assert "wheels before 2024.3.0 ship none" in reason, reason
+        else:
+            assert "no C++ compiler" in reason, f"the C++ reproducer should build with this wheel: {reason}"
+        pytest.skip(reason)
+    run = runs[("cpp", model, order)]
+    assert run["error"] is None, run["error"]
+    return run
+
+
+@pytest.mark.parametrize(("model", "order"), CPP_CASES, ids=["-".join(case) for case in CPP_CASES])
+def test_cpp_reproducer_shows_the_python_apis_symptoms(in_process, model, order):
+    cpp_run = cpp_run_of(in_process, model, order)
+    python_run = run_of(in_process, "python", model, order)
+    assert cpp_run["symptoms"] == python_run["symptoms"], (cpp_run, python_run)
+
+
+def test_cpp_build_is_cached(in_process):
+    cpp_run_of(in_process, "param_result_only", "inputs_first")
+    binary, cached = cpp.build()
+    assert cached, "the fixture built it already; the second build should reuse the binary"
+    assert binary.exists()
+
+
+@pytest.mark.parametrize(("compiler", "reason"), [
+    ("/nonexistent/c++", "the C++ build could not run"), ("false", "false failed to build plain_openvino.cpp")])
+def test_cpp_part_without_a_working_compiler_says_why_it_could_not_test(tmp_path, compiler, reason):
+    if installed_openvino() < CPP_HEADERS_IN_WHEEL_FROM:
+        pytest.skip("this wheel ships no C++ headers: the build stops before the compiler")
+    result = subprocess.run([sys.executable, str(REPRO), "--api", "cpp", "--json"], capture_output=True, text=True,
+                            check=False, timeout=600, env={**os.environ, "CXX": compiler,
+                                                           "XDG_CACHE_HOME": str(tmp_path)})
+    report = json.loads(result.stdout)
+    assert result.returncode == plain.EXIT_UNTESTABLE, result.stderr
+    assert reason in report["verdict"]
+    assert report["runs"] == []
+
+
+def test_without_cpp_headers_the_cpp_part_cannot_test_and_says_so():
+    if installed_openvino() >= CPP_HEADERS_IN_WHEEL_FROM:
+        pytest.skip(f"OpenVINO {installed_openvino()} ships the C++ headers")
+    result = run_script(str(REPRO.with_name("plain_openvino_cpp.py")))
+    assert result.returncode == plain.EXIT_UNTESTABLE
+    assert "no C++ headers" in result.stdout
+
+
+@pytest.mark.parametrize("target", list(plain.OTHER_TARGETS))
+def test_other_targets_give_the_cpu_devices_wrong_values(in_process, target):
+    """AUTO:CPU, HETERO:CPU and an f32 precision hint reach the same plugin: the same wrong values."""
+    run = in_process[0]["targets"][target]
+    assert run["error"] is None, run["error"]
+    cpu = run_of(in_process, "python", "param_result_and_sin", "inputs_first")
+    assert {s: run["symptoms"][s] for s in VALUE_SYMPTOMS} == {s: cpu["symptoms"][s] for s in VALUE_SYMPTOMS}
+
+
+def test_environment_names_the_cpu_plugins_precision_and_capabilities():
+    env = plain.environment(plain.ov.Core())
+    assert env["inference_precision_hint"] in ("f32", "bf16", "f16")
+    assert "FP32" in env["optimization_capabilities"].split()
+    if Path("/proc/cpuinfo").exists():
+        assert "sse4_2" in env["cpu_flags"].split()
+
+
 @pytest.mark.parametrize("name", list(plain.TORCH_COPIES))
 def test_torch_copy_converts_to_result_fed_by_parameter(in_process, name):
     pytest.importorskip("torch")
@@ -103,7 +178,9 @@ def test_script_exit_code_and_json_agree_with_in_process_checks(in_process):
     assert report["verdict"].startswith("BUG REPRODUCED")
     for run in report["runs"]:
         assert set(run) == RUN_KEYS
-        assert run["symptoms"] == in_process[0][(run["api"], run["model"], run["order"])]["symptoms"]
+        key = (run["api"], run["model"], run["order"]) if run["device"] == "CPU" else "targets"
+        expected = in_process[0][key] if run["device"] == "CPU" else in_process[0][key][run["device"]]
+        assert run["symptoms"] == expected["symptoms"]
 
 
 def test_human_report_names_versions_cpu_and_verdict():

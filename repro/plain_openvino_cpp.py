@@ -1,0 +1,127 @@
+"""The same reproducer in C++ (``plain_openvino.cpp`` beside this file), built against the installed wheel.
+
+OpenVINO's own tests are C++, so the maintainers get the bug in their language too. Wheels from
+2024.3.0 on ship ``include/``, ``cmake/OpenVINOConfig.cmake`` and ``libs/libopenvino.so.<build>``
+(2024.2.0 and older ship none of them: measured on the wheels of 2023.3.0, 2024.1.0, 2024.2.0 and
+2024.3.0 to 2026.4.1), so the program is compiled straight against the wheel with the system's C++
+compiler (``$CXX``, else ``c++``, ``g++`` or ``clang++``), no CMake needed. The binary is cached under
+``~/.cache/openvino-stale-copies`` (``$XDG_CACHE_HOME`` if set), keyed by the source, the wheel and the
+compiler, so a second run does not rebuild. Linux only: the wheels for other systems name the
+library differently.
+
+Its output is one line per model and call order, parsed here into the rows ``plain_openvino.py``
+reports for its other APIs.
+
+Run on its own: ``python plain_openvino_cpp.py [--json]`` runs only the C++ part, with the same
+report, JSON keys and exit status as ``plain_openvino.py``.
+"""
+
+import hashlib
+import importlib
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+SOURCE = Path(__file__).with_name("plain_openvino.cpp")
+MODELS = ("param_result_and_sin", "param_result_only")  # the program's two models, as plain_openvino.py names them
+COMPILERS = ("c++", "g++", "clang++")
+BUILD_TIMEOUT, RUN_TIMEOUT = 300, 300
+LINE = re.compile(r"^(?P<model>\w+) (?P<order>inputs_first|outputs_first): (?P<symptoms>[^|]*)"
+                  r"\| max_abs_diff (?P<diffs>[^|]*)\| output 0 row 0: (?P<actual>.*)$")
+
+
+class CppUnavailable(RuntimeError):
+    """The C++ reproducer cannot be built here: no compiler, no headers in the wheel, or the build failed."""
+
+
+def wheel_files():
+    """(include folder, libopenvino) of the installed wheel."""
+    root = Path(importlib.import_module("openvino").__file__).parent
+    include, libraries = root / "include", sorted((root / "libs").glob("libopenvino.so*"))
+    if not (include / "openvino" / "openvino.hpp").exists():
+        raise CppUnavailable(f"no C++ headers in {root}: wheels before 2024.3.0 ship none")
+    if not libraries:
+        raise CppUnavailable(f"no libopenvino.so* in {root / 'libs'} (the C++ part runs on Linux only)")
+    return include, libraries[0]
+
+
+def compiler():
+    found = os.environ.get("CXX") or next(filter(None, map(shutil.which, COMPILERS)), None)
+    if not found:
+        raise CppUnavailable(f"no C++ compiler: set CXX or install one of {', '.join(COMPILERS)}")
+    return found
+
+
+def build_command(cxx, include, library, binary):
+    return [cxx, "-std=c++17", "-O1", str(SOURCE), f"-I{include}", str(library),
+            f"-Wl,-rpath,{library.parent}", "-o", str(binary)]
+
+
+def cache_folder():
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "openvino-stale-copies"
+
+
+def build():
+    """(binary, True if it was already built); raises CppUnavailable with the compiler's last lines."""
+    include, library = wheel_files()
+    cxx = compiler()
+    key = hashlib.sha256(b"\0".join([SOURCE.read_bytes(), str(library.resolve()).encode(), cxx.encode(),
+                                     str(library.stat().st_mtime_ns).encode()])).hexdigest()[:16]
+    binary = cache_folder() / f"plain_openvino-{key}"
+    if binary.exists():
+        return binary, True
+    binary.parent.mkdir(parents=True, exist_ok=True)
+    partial = binary.with_name(f"{binary.name}.{os.getpid()}.partial")  # renamed only once complete
+    try:
+        result = subprocess.run(build_command(cxx, include, library, partial), capture_output=True, text=True,
+                                timeout=BUILD_TIMEOUT, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise CppUnavailable(f"the C++ build could not run: {error}") from error
+    if result.returncode != 0:
+        partial.unlink(missing_ok=True)
+        tail = " / ".join((result.stderr or result.stdout).strip().splitlines()[-3:])
+        raise CppUnavailable(f"{Path(cxx).name} failed to build {SOURCE.name}: {tail}")
+    partial.replace(binary)
+    return binary, False
+
+
+def parse_line(match):
+    """One output line -> a row like plain_openvino.py's (no compiled model to inspect, no expected row)."""
+    flags = dict(item.split("=") for item in match["symptoms"].split())
+    diffs = {name: float(value) for name, value in (item.split("=") for item in match["diffs"].split())}
+    symptoms = {name: None if value == "-" else value == "1" for name, value in flags.items()}
+    if symptoms["wrong_downstream"] is None:
+        diffs["downstream"] = None
+    return {"api": "cpp", "device": "CPU", "model": match["model"], "order": match["order"], "error": None,
+            "result_fed_by_parameter": None, "symptoms": symptoms, "max_abs_diff": diffs, "expected": None,
+            "actual": [float(value) for value in match["actual"].split()]}
+
+
+def run():
+    """(rows, the program's output verbatim, whether the build was cached); CppUnavailable if it cannot build."""
+    binary, cached = build()
+    try:
+        result = subprocess.run([str(binary)], capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False)
+    except subprocess.TimeoutExpired as error:
+        raise RuntimeError(f"{SOURCE.stem} ran longer than {RUN_TIMEOUT} s") from error
+    rows = [parse_line(match) for line in result.stdout.splitlines() if (match := LINE.match(line))]
+    if result.returncode not in (0, 1) or not rows:
+        raise RuntimeError(f"{SOURCE.stem} exited {result.returncode} with {len(rows)} result lines: "
+                           f"{(result.stderr or result.stdout).strip()[-500:]}")
+    return rows, result.stdout, cached
+
+
+def main(argv=None):
+    path = Path(__file__).with_name("plain_openvino.py")
+    spec = importlib.util.spec_from_file_location("plain_openvino", path)
+    plain = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plain)
+    return plain.main(["--api", "cpp", *(sys.argv[1:] if argv is None else argv)])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
