@@ -12,6 +12,7 @@ Needs only `pip install openvino numpy`. Exit status (git bisect run): 0 the imp
 """
 
 import ctypes
+import importlib
 import json
 import platform
 import sys
@@ -39,7 +40,8 @@ if sys.argv[1:] in (["-h"], ["--help"]):
 if sys.argv[1:] not in ([], ["--json"]):
     print("import_lifetime.py: error: unknown arguments (usage: import_lifetime.py [--json])", file=sys.stderr)
     sys.exit(2)
-REPORT = {"openvino": ov.get_version(), "python": platform.python_version(), "os": platform.platform()}
+VERSION = (ov if hasattr(ov, "get_version") else importlib.import_module("openvino.runtime")).get_version()
+REPORT = {"openvino": VERSION, "python": platform.python_version(), "os": platform.platform()}
 
 
 def finish(code, verdict):

@@ -14,14 +14,19 @@ Usage::
 
 ``--versions`` takes releases (2024.0.0) or series (2025.4: its newest patch on the index);
 default: every release on the index from 2023.0.0 on. Each release runs ``plain_openvino.py``
-and ``import_lifetime.py`` (and, with ``--executorch``, ``executorch_path.py``). Writes
-``matrix.json`` and ``matrix.md`` to ``--out``, and with ``--reports`` the three upstream issue
-bodies (``repro/upstream_reports.py``). Exit status: 0 when the table was written, 2 for a
-usage error.
+(Python, C and, where the wheel ships headers and a compiler exists, C++), the minimal snippet the
+report carries (``stale_copies_minimal.py``, its output kept verbatim) and ``import_lifetime.py``
+(and, with ``--executorch``, ``executorch_path.py``). Writes ``matrix.json`` and ``matrix.md`` to
+``--out``, and with ``--reports`` the three upstream issue bodies (``repro/upstream_reports.py``).
+With ``--reports`` the matrix first completes the boundaries: it also runs the oldest release on
+the index and bisects every symptom's change between two measured releases
+(``repro/release_boundaries.py``), so the reports name each first bad release whatever subset was
+asked for. Exit status: 0 when the table was written, 2 for a usage error.
 """
 
 import argparse
 import concurrent.futures
+import functools
 import json
 import re
 import shutil
@@ -39,7 +44,7 @@ from packaging.version import InvalidVersion, Version
 if __package__ in (None, ""):  # run as a script: make the project's packages importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from repro import cli, matrix_report, upstream_reports
+from repro import cli, matrix_report, release_boundaries, stale_copies_report, upstream_reports
 
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent
@@ -162,9 +167,19 @@ def run_script(python, script, timeout):
     return status, "" if status in ("ok", "bug") else report.get("verdict", ""), report
 
 
+def run_snippet(python, timeout):
+    """The report's minimal snippet as a maintainer runs it: its exit code and output, verbatim."""
+    try:
+        result = subprocess.run([str(python), str(stale_copies_report.MINIMAL_REPRODUCER)],
+                                capture_output=True, text=True, timeout=timeout, check=False, cwd=PROJECT)
+    except subprocess.TimeoutExpired:
+        return {"exit_code": None, "output": f"ran longer than {timeout} s"}
+    return {"exit_code": result.returncode, "output": (result.stdout + result.stderr).strip()}
+
+
 def matrix_row(requested, release, *, cache, with_executorch, timeout, progress):
     row = {"requested": requested, "release": release, "status": None, "detail": "", "seconds": None,
-           "plain": None, "import_lifetime": None, "executorch": None}
+           "plain": None, "snippet": None, "import_lifetime": None, "executorch": None}
     started = time.monotonic()
     executorch = with_executorch and Version(release) >= EXECUTORCH_FROM
     progress(release, "installing" if not executorch else "installing with the ExecuTorch stack")
@@ -177,6 +192,8 @@ def matrix_row(requested, release, *, cache, with_executorch, timeout, progress)
     row["status"], row["detail"], row["plain"] = run_script(python, "plain_openvino.py", timeout)
     c_api_skipped = any(s["part"] == "c_api" for s in (row["plain"] or {}).get("skipped", []))
     row["detail"] = row["detail"] or ("C API not run: this wheel ships no libopenvino_c" if c_api_skipped else "")
+    progress(release, "running the report's snippet")
+    row["snippet"] = run_snippet(python, timeout)
     progress(release, "running the import-lifetime reproducer")
     status, detail, row["import_lifetime"] = run_script(python, "import_lifetime.py", timeout)
     if status not in ("ok", "bug", "untestable"):
@@ -233,11 +250,15 @@ def main(argv=None):
                      f"{max(available, key=Version)}.)")
     print(index_note, file=sys.stderr)
     started = time.monotonic()
-    rows = run_matrix(requested, available, cache=args.cache, with_executorch=args.executorch, jobs=args.jobs,
-                      timeout=args.timeout)
+    run = functools.partial(run_matrix, available=available, cache=args.cache, with_executorch=args.executorch,
+                            jobs=args.jobs, timeout=args.timeout)
+    rows = run(requested)
+    while args.reports and (more := release_boundaries.releases_to_run(rows, available)):
+        print(f"to find where each symptom starts and ends, also running {', '.join(more)}", file=sys.stderr)
+        rows += run(more)
     matrix = {"generated": datetime.now(UTC).isoformat(timespec="seconds"), "index_note": index_note,
               "available": available, "seconds": round(time.monotonic() - started, 1), "rows": rows,
-              "summary": matrix_report.summarize(rows)}
+              "summary": matrix_report.summarize(rows, available)}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "matrix.json").write_text(json.dumps(matrix, indent=1))
     (args.out / "matrix.md").write_text(matrix_report.render_markdown(matrix))

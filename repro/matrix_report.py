@@ -14,11 +14,14 @@ from collections import Counter
 
 from packaging.version import Version
 
-APIS = {"python": "Python", "c": "C"}
+from repro import release_boundaries
+from repro.release_boundaries import import_reads_caller_buffer
+
+APIS = {"python": "Python", "c": "C", "cpp": "C++"}
 ORDERS = {"inputs_first": "inputs first", "outputs_first": "outputs first"}
 SYMPTOMS = {"stale_output": "stale output", "wrong_downstream": "wrong sin",
-            "input_overwritten": "input overwritten"}
-COLUMNS = [(api, order, symptom) for api in APIS for order in ORDERS for symptom in SYMPTOMS]
+            "input_overwritten": "input overwritten", "input_slot_is_output_buffer": "shared slot"}
+COLUMNS = [(api, order) for api in APIS for order in ORDERS]
 STATUS_MEANING = {
     "bug": "bug reproduced", "ok": "behaves correctly", "untestable": "could not test (exit 125)",
     "install_failed": "could not install", "crashed": "crashed", "timeout": "timed out",
@@ -30,40 +33,37 @@ IMPORT_COLUMN = "C API import reads the caller's buffer after returning"
 
 
 def label(column):
-    api, order, symptom = column
-    return f"{APIS[api]}, {ORDERS[order]}: {SYMPTOMS[symptom]}"
+    api, order = column
+    return f"{APIS[api]}, {ORDERS[order]}"
 
 
 def symptom_cells(plain):
-    """{column: True / False / None (not run)} over the plain reproducer's own models."""
+    """{(api, order): set of symptoms seen over the plain reproducer's own models on the CPU device, or None
+    where that API did not run}."""
     cells = dict.fromkeys(COLUMNS)
     for run in (plain or {}).get("runs", []):
-        if run["model"].startswith("torch:") or not run["symptoms"]:
+        if run["model"].startswith("torch:") or run.get("device", "CPU") != "CPU" or not run["symptoms"]:
             continue
-        for symptom, seen in run["symptoms"].items():
-            column = (run["api"], run["order"], symptom)
-            if seen is not None:
-                cells[column] = bool(cells[column]) or seen
+        seen = cells[(run["api"], run["order"])] or set()
+        cells[(run["api"], run["order"])] = seen | {name for name, value in run["symptoms"].items() if value}
     return cells
+
+
+def symptoms_text(seen):
+    if seen is None:
+        return "-"
+    return ", ".join(SYMPTOMS[name] for name in SYMPTOMS if name in seen) or "correct"
 
 
 def by_release(rows):
     return sorted(rows, key=lambda row: Version(row["release"]))
 
 
-def summarize(rows):
-    """First and last release showing each symptom column, releases whose control order is
-    wrong too, and how many rows ended in each status."""
-    ordered = [row for row in by_release(rows) if row.get("plain") or row.get("import_lifetime")]
-    first_last = {}
-    for column in COLUMNS:
-        showing = [row["release"] for row in ordered if symptom_cells(row["plain"])[column]]
-        first_last[label(column)] = [showing[0], showing[-1]] if showing else None
-    importing = [row["release"] for row in ordered if import_reads_caller_buffer(row.get("import_lifetime"))]
-    first_last[IMPORT_COLUMN] = [importing[0], importing[-1]] if importing else None
-    control_wrong = [row["release"] for row in ordered
-                     if any(symptom_cells(row["plain"])[c] for c in COLUMNS if c[1] == "outputs_first")]
-    return {"first_last": first_last, "control_order_also_wrong": control_wrong,
+def summarize(rows, available=()):
+    """Where each signal (``repro/release_boundaries.py``) is yes and no, and how many rows ended in each
+    status."""
+    return {"boundaries": [release_boundaries.describe(rows, signal, available)
+                           for signal in release_boundaries.SIGNALS],
             "statuses": dict(Counter(row["status"] for row in rows))}
 
 
@@ -77,25 +77,24 @@ def executorch_cell(report):
                      for load, counter in report["counts"].items() if counter)
 
 
-def import_reads_caller_buffer(report):
-    """True / False from import_lifetime.py's exit code; None where it could not test or did not run."""
-    return {0: False, 1: True}.get((report or {}).get("exit_code"))
-
-
 def cell(value):
     return {True: "**yes**", False: "no", None: "-"}[value]
 
 
-def release_table(rows):
-    with_executorch = any(row.get("executorch") for row in rows)
-    header = ["release", "status"] + [label(c) for c in COLUMNS] + [IMPORT_COLUMN] + (
-        ["ExecuTorch path (stock)"] if with_executorch else []) + ["note"]
+def release_table(rows, *, everything=True):
+    """One row per release, one column per API and call order listing the symptoms seen. ``everything``
+    adds the status, the import column, the ExecuTorch path (when run) and the note; without it the
+    table is the stale-copies report's."""
+    with_executorch = everything and any(row.get("executorch") for row in rows)
+    header = ["release"] + (["status"] if everything else []) + [label(c) for c in COLUMNS]
+    header += ([IMPORT_COLUMN] if everything else []) + (["ExecuTorch path (stock)"] if with_executorch else [])
+    header += ["note"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for row in by_release(rows):
         cells = symptom_cells(row.get("plain"))
-        values = [row["release"], STATUS_MEANING.get(row["status"], row["status"])]
-        values += [cell(cells[c]) for c in COLUMNS]
-        values.append(cell(import_reads_caller_buffer(row.get("import_lifetime"))))
+        values = [row["release"]] + ([STATUS_MEANING.get(row["status"], row["status"])] if everything else [])
+        values += [symptoms_text(cells[c]) for c in COLUMNS]
+        values += [cell(import_reads_caller_buffer(row.get("import_lifetime")))] if everything else []
         values += [executorch_cell(row.get("executorch"))] if with_executorch else []
         values.append((row.get("detail") or "").replace("|", "/").replace("\n", " ")[:160])
         lines.append("| " + " | ".join(values) + " |")
@@ -103,10 +102,7 @@ def release_table(rows):
 
 
 def summary_lines(summary):
-    lines = [f"- {name}: " + (f"first {span[0]}, last {span[1]}" if span else "never")
-             for name, span in summary["first_last"].items()]
-    control = summary["control_order_also_wrong"]
-    lines.append("- control order (outputs first) also wrong in: " + (", ".join(control) if control else "none"))
+    lines = [f"- {line}" for line in summary["boundaries"]]
     lines.append("- rows by status: " + ", ".join(f"{STATUS_MEANING.get(k, k)} {v}"
                                                  for k, v in sorted(summary["statuses"].items())))
     return "\n".join(lines)
@@ -114,6 +110,7 @@ def summary_lines(summary):
 
 def render_markdown(matrix):
     return (f"# OpenVINO release matrix\n\n{matrix['index_note']}\n\n"
-            "Cells: **yes** = the symptom appeared in at least one of the plain reproducer's models, "
-            "no = it did not, - = not run (e.g. no C API in that wheel).\n\n"
-            f"{release_table(matrix['rows'])}\n\n## Summary\n\n{summary_lines(matrix['summary'])}\n")
+            "Cells: the symptoms `plain_openvino.py` saw in that API and call order over its own models on the "
+            "CPU device (\"correct\" = none), - = not run (e.g. no C API in that wheel).\n\n"
+            f"{release_table(matrix['rows'])}\n\n## Where each symptom starts and ends\n\n"
+            f"{summary_lines(matrix['summary'])}\n")

@@ -162,7 +162,10 @@ def check_symptoms(x_before, x_after, outputs, slot_shared):
 
 def result_fed_by_parameter(compiled):
     """True if the graph the plugin executes has a Result whose input is a Parameter."""
-    results = compiled.get_runtime_model().get_results()
+    try:
+        results = compiled.get_runtime_model().get_results()
+    except RuntimeError:  # HETERO before 2023.1 cannot show the model it runs: unknown
+        return None
     return any(r.input_value(0).get_node().get_type_name() == "Parameter" for r in results)
 
 
@@ -221,6 +224,11 @@ def cpu_flags():
     return " ".join(flag for flag in flags if ISA_FLAGS.match(flag))
 
 
+def precision_name(element_type):
+    """'f32' from an element type, on every release (2023.0's Type has no to_string)."""
+    return element_type.get_type_name() if hasattr(element_type, "get_type_name") else str(element_type)
+
+
 def environment(core):
     return {
         "python": platform.python_version(),
@@ -231,7 +239,7 @@ def environment(core):
         "cpu": core.get_property("CPU", "FULL_DEVICE_NAME"),
         "cpu_flags": cpu_flags(),
         "optimization_capabilities": " ".join(core.get_property("CPU", "OPTIMIZATION_CAPABILITIES")),
-        "inference_precision_hint": core.get_property("CPU", "INFERENCE_PRECISION_HINT").to_string(),
+        "inference_precision_hint": precision_name(core.get_property("CPU", "INFERENCE_PRECISION_HINT")),
     }
 
 

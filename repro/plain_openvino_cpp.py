@@ -38,15 +38,25 @@ class CppUnavailable(RuntimeError):
     """The C++ reproducer cannot be built here: no compiler, no headers in the wheel, or the build failed."""
 
 
+ABI_SETTING = re.compile(r'set\(OpenVINO_GLIBCXX_USE_CXX11_ABI "([01])"\)')
+
+
 def wheel_files():
-    """(include folder, libopenvino) of the installed wheel."""
+    """(include folder, libopenvino, the wheel's cmake config) of the installed wheel."""
     root = Path(importlib.import_module("openvino").__file__).parent
     include, libraries = root / "include", sorted((root / "libs").glob("libopenvino.so*"))
     if not (include / "openvino" / "openvino.hpp").exists():
         raise CppUnavailable(f"no C++ headers in {root}: wheels before 2024.3.0 ship none")
     if not libraries:
         raise CppUnavailable(f"no libopenvino.so* in {root / 'libs'} (the C++ part runs on Linux only)")
-    return include, libraries[0]
+    return include, libraries[0], root / "cmake" / "OpenVINOConfig.cmake"
+
+
+def abi_flags(config):
+    """The libstdc++ ABI the wheel was built with, as its OpenVINOConfig.cmake declares it (what
+    ``find_package(OpenVINO)`` would add): the wheels 2024.3.0 to 2025.4.1 say 0, 2026.0.0 on say 1."""
+    found = ABI_SETTING.search(config.read_text()) if config.exists() else None
+    return [f"-D_GLIBCXX_USE_CXX11_ABI={found[1]}"] if found else []
 
 
 def compiler():
@@ -56,8 +66,8 @@ def compiler():
     return found
 
 
-def build_command(cxx, include, library, binary):
-    return [cxx, "-std=c++17", "-O1", str(SOURCE), f"-I{include}", str(library),
+def build_command(cxx, include, library, config, binary):
+    return [cxx, "-std=c++17", "-O1", *abi_flags(config), str(SOURCE), f"-I{include}", str(library),
             f"-Wl,-rpath,{library.parent}", "-o", str(binary)]
 
 
@@ -67,7 +77,7 @@ def cache_folder():
 
 def build():
     """(binary, True if it was already built); raises CppUnavailable with the compiler's last lines."""
-    include, library = wheel_files()
+    include, library, config = wheel_files()
     cxx = compiler()
     key = hashlib.sha256(b"\0".join([SOURCE.read_bytes(), str(library.resolve()).encode(), cxx.encode(),
                                      str(library.stat().st_mtime_ns).encode()])).hexdigest()[:16]
@@ -77,8 +87,8 @@ def build():
     binary.parent.mkdir(parents=True, exist_ok=True)
     partial = binary.with_name(f"{binary.name}.{os.getpid()}.partial")  # renamed only once complete
     try:
-        result = subprocess.run(build_command(cxx, include, library, partial), capture_output=True, text=True,
-                                timeout=BUILD_TIMEOUT, check=False)
+        result = subprocess.run(build_command(cxx, include, library, config, partial), capture_output=True,
+                                text=True, timeout=BUILD_TIMEOUT, check=False)
     except (OSError, subprocess.TimeoutExpired) as error:
         raise CppUnavailable(f"the C++ build could not run: {error}") from error
     if result.returncode != 0:

@@ -1,7 +1,8 @@
 """The upstream issue bodies, each built from the matrix's rows (see ``repro/matrix.py --reports``).
 
 - ``openvino-stale-copies.md``: the CPU plugin never writes an output fed by a Parameter when
-  outputs are set after inputs (OpenVINO's bug; the ExecuTorch symptom is its symptom).
+  outputs are set after inputs (OpenVINO's bug; the ExecuTorch symptom is its symptom); built in
+  ``repro/stale_copies_report.py``.
 - ``openvino-import-lifetime.md``: since 2026.4.0 ``ov_core_import_model`` keeps reading the
   caller's buffer after it returns, and nothing says how long it must live.
 - ``executorch-frees-blob.md``: ExecuTorch's OpenVINO backend frees the blob right after that
@@ -20,140 +21,10 @@ from pathlib import Path
 
 from repro import proposed_preprocess
 from repro import report_markdown as md
-from repro.matrix_report import (
-    ORDERS,
-    SYMPTOMS,
-    by_release,
-    executorch_cell,
-    import_reads_caller_buffer,
-    label,
-    release_table,
-    render_markdown,
-    summarize,
-    summary_lines,
-)
+from repro.matrix_report import by_release, executorch_cell, import_reads_caller_buffer
+from repro.stale_copies_report import openvino_stale_copies
 
 HERE = Path(__file__).resolve().parent
-
-
-MINIMAL_REPRODUCER = '''\
-import numpy as np, openvino as ov, openvino.opset8 as ops
-
-x = ops.parameter([2, 3], np.float32, name="x")
-model = ov.Model([ops.result(x), ops.result(ops.sin(x))], [x], "param_result_and_sin")
-request = ov.Core().compile_model(model, "CPU").create_infer_request()
-
-data = np.random.default_rng(0).uniform(0.5, 1.5, (2, 3)).astype(np.float32)
-original = data.copy()
-copy_out, sin_out = np.full((2, 3), -7.0, np.float32), np.full((2, 3), -7.0, np.float32)
-request.set_input_tensor(0, ov.Tensor(data, shared_memory=True))  # inputs first, as ExecuTorch does
-request.set_output_tensor(0, ov.Tensor(copy_out, shared_memory=True))
-request.set_output_tensor(1, ov.Tensor(sin_out, shared_memory=True))
-request.infer()
-
-print("output 0 == x:     ", np.array_equal(copy_out, original), copy_out[0])
-print("output 1 == sin(x):", np.allclose(sin_out, np.sin(original), atol=1e-3), sin_out[0])
-print("x left intact:     ", np.array_equal(data, original), data[0])
-'''
-
-
-def newest_bug_row(rows):
-    buggy = [row for row in by_release(rows) if row["status"] == "bug" and row.get("plain")]
-    return buggy[-1] if buggy else None
-
-
-def diff_text(max_abs_diff):
-    names = {"copy": "output 0", "downstream": "sin", "input": "x"}
-    return ", ".join(f"{names[k]} {v:.3g}" for k, v in max_abs_diff.items() if v is not None)
-
-
-def observed_lines(plain):
-    lines = []
-    for run in plain["runs"]:
-        if run["api"] == "python" and run["model"] == "param_result_and_sin":
-            seen = [SYMPTOMS[s] for s, v in run["symptoms"].items() if v] or ["nothing wrong"]
-            expected, actual = ([round(v, 4) for v in run[key]] for key in ("expected", "actual"))
-            lines.append(f"- {ORDERS[run['order']]}: expected output 0 = {expected}, got {actual}; "
-                         f"{', '.join(seen)} (max |diff|: {diff_text(run['max_abs_diff'])})")
-    return "\n".join(lines)
-
-
-def also_reproduced(plain):
-    """What else showed the bug in ExecuTorch's order on this release, from its own runs."""
-    buggy = [r for r in plain["runs"] if r["order"] == "inputs_first" and any((r["symptoms"] or {}).values())]
-    found = []
-    if any(r["api"] == "c" for r in buggy):
-        found.append("through the C API (`ov_core_import_model` of the exported blob, "
-                     "`ov_tensor_create_from_host_ptr`, `ov_infer_request_set_input_tensor_by_index`, "
-                     "`..._set_output_tensor_by_index`, `ov_infer_request_infer`)")
-    if any(r["model"] == "param_result_and_sin_dynamic" for r in buggy):
-        found.append("with a dynamic batch dimension")
-    if any(r["model"] == "param_result_only" for r in buggy):
-        found.append("when the Parameter feeds only the Result (output stale, input intact)")
-    torch_models = [r["model"].removeprefix("torch:") for r in buggy if r["model"].startswith("torch:")]
-    if torch_models:
-        found.append("on models converted from `torch.export` programs of " + ", ".join(torch_models))
-    return ("The same happens " + "; ".join(found) + ".") if found else ""
-
-
-def first_to_last(summary, column):
-    span = summary["first_last"][label(column)]
-    return f"{span[0]} to {span[1]}" if span else "no release"
-
-
-def openvino_stale_copies(matrix):
-    """The upstream issue body: reads on its own, built from the matrix's measurements."""
-    rows, summary = matrix["rows"], matrix["summary"]
-    newest = newest_bug_row(rows)
-    if newest is None:
-        return "# No release reproduced the bug\n\n" + render_markdown(matrix)
-    release = newest["release"]
-    measured = [row for row in rows if row.get("plain")]
-    buggy = [row for row in measured if row["status"] == "bug"]
-    control = summary["control_order_also_wrong"]
-    control_text = f" (in {', '.join(control)} the outputs-first order is wrong too)" if control else ""
-    executorch = [row for row in by_release(rows) if (row.get("executorch") or {}).get("counts")]
-    impact = (f"On {executorch[-1]['release']} the ExecuTorch path gives: "
-              f"{executorch_cell(executorch[-1]['executorch'])} (catalogue cases with the stock "
-              "OpenvinoPartitioner, compared with eager PyTorch)." if executorch else "")
-    stale = first_to_last(summary, ("python", "inputs_first", "stale_output"))
-    overwritten = first_to_last(summary, ("python", "inputs_first", "input_overwritten"))
-    return md.issue(
-        "[CPU] Output fed directly by a Parameter is never written when set_output_tensor follows "
-        "set_input_tensor",
-        [("Summary", f"""\
-When a compiled model has a Result fed directly by a Parameter — what the PyTorch frontend makes of
-`x.clone()`, `x.detach()` or `x[:, :]` — and the caller sets the input tensor before the output
-tensor (both wrapping user memory), the CPU plugin never writes that output: it keeps whatever the
-buffer held. Outputs computed from the same input are computed from that stale buffer, and the
-caller's input buffer can be overwritten with it. Setting the output tensor first avoids it{control_text}.
-Reproduced in {len(buggy)} of the {len(measured)} releases we ran (stale output: {stale}; input
-overwritten: {overwritten})."""),
-         ("Environment", md.environment(newest["plain"]["environment"])),
-         ("Reproducer", f"""\
-{md.code_block(MINIMAL_REPRODUCER)}
-
-Expected: `True` three times. Observed on {release}:
-
-{observed_lines(newest['plain'])}
-
-{also_reproduced(newest['plain'])}"""),
-         ("Releases", f"{release_table(measured)}\n\n{summary_lines(summarize(measured))}"),
-         ("What we observed about the cause", md.bullets([
-             "A Result shares its input's tensor descriptor, and for a Parameter→Result model the infer "
-             "request appears to keep one slot for that input and that output: the last `set_*_tensor` call wins.",
-             "The plugin then binds the graph edge to the user's output buffer and, at `infer()`, reads \"the "
-             "input\" from it: the input is never read and the output never written. With other consumers of "
-             "the Parameter, the edge stays bound to the input buffer and the stale output contents are copied "
-             "into it.",
-             "Related history: openvino PR #18379 (shared tensor for same-named ports), #19309 (closed, \"Copy "
-             "Result tensor for Param->Result subgraph\"), #25954, #28945; issue #19743."])),
-         ("Impact", f"""\
-ExecuTorch's OpenVINO runtime sets every input tensor, then every output tensor, then infers, so an
-exported model that returns a copy of an input returns stale memory (a robot policy exported with
-LeRobot returned wrong actions). {impact} Until this is fixed, ExecuTorch users can keep such copies
-out of the OpenVINO partition (a partitioner rule: ExecuTorch's own kernel then makes the copy), and
-check exported `.pte` files for delegate outputs fed by a Parameter.""")])
 
 
 # --- The blob's lifetime: OpenVINO's import and ExecuTorch's Free() --------------------------------

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 REPRO = Path(__file__).resolve().parent.parent / "repro"
-PLAIN = ["plain_openvino.py", "plain_openvino_c.py", "import_lifetime.py", "matrix.py"]
+PLAIN = ["plain_openvino.py", "plain_openvino_c.py", "plain_openvino_cpp.py", "import_lifetime.py", "matrix.py"]
 NEED_TORCH = ["executorch_path.py", "executorch_by_path.py", "executorch_channels_last.py"]
 
 

@@ -3,20 +3,19 @@ and one real run over two releases that behave differently (marked ``matrix``)."
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from repro import matrix, matrix_report, report_markdown, upstream_reports
-from tests.release_behaviour import TOP_LEVEL_OPSETS_FROM, installed_openvino
+from repro import matrix, matrix_report, release_boundaries, report_markdown, stale_copies_report, upstream_reports
+from tests.release_behaviour import CPP_HEADERS_IN_WHEEL_FROM, expected_symptoms, installed_openvino
 
 DATA = Path(__file__).parent / "data"
-RECORDED = ["2023.0.0", "2023.1.0", "2024.0.0", "2025.2.0", "2026.4.1"]
-INPUT_OVERWRITTEN = matrix_report.label(("python", "inputs_first", "input_overwritten"))
-STALE = matrix_report.label(("python", "inputs_first", "stale_output"))
-C_STALE = matrix_report.label(("c", "inputs_first", "stale_output"))
+# Every release on the index from 2023.0.0, measured on 2026-11-30 (matrix.json, runs trimmed to their symptoms).
+ALL_RELEASES = json.loads((DATA / "matrix-all-releases.json").read_text())
 
 
 def recorded(kind, release):
@@ -24,10 +23,8 @@ def recorded(kind, release):
     return json.loads(path.read_text()) if path.exists() else None
 
 
-def recorded_row(release):
-    return {"requested": release, "release": release, "status": "bug", "detail": "", "seconds": 1.0,
-            "plain": recorded("plain", release), "import_lifetime": recorded("import", release),
-            "executorch": None}
+def recorded_rows(releases=None):
+    return [row for row in ALL_RELEASES["rows"] if releases is None or row["release"] in releases]
 
 
 def failure_row(status, detail, release="2024.5.0"):
@@ -35,13 +32,14 @@ def failure_row(status, detail, release="2024.5.0"):
             "plain": None, "import_lifetime": None, "executorch": None}
 
 
+def matrix_of(rows):
+    return {"index_note": "recorded", "available": ALL_RELEASES["available"], "rows": rows,
+            "summary": matrix_report.summarize(rows, ALL_RELEASES["available"])}
+
+
 @pytest.fixture
 def recorded_matrix():
-    rows = [recorded_row(r) for r in reversed(RECORDED)] + [
-        failure_row("install_failed", "pip install failed: No matching distribution"),
-        failure_row("crashed", "plain_openvino.py was killed by SIGSEGV", "2024.6.0"),
-    ]
-    return {"index_note": "recorded", "rows": rows, "summary": matrix_report.summarize(rows)}
+    return matrix_of(recorded_rows())
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -91,62 +89,163 @@ def test_a_failing_release_becomes_a_row_with_its_status(tmp_path, body, status,
     assert detail in got_detail
 
 
-def test_summary_names_first_and_last_release_per_symptom(recorded_matrix):
-    summary = recorded_matrix["summary"]
-    assert summary["first_last"][STALE] == ["2023.0.0", "2026.4.1"]
-    assert summary["first_last"][INPUT_OVERWRITTEN] == ["2025.2.0", "2026.4.1"]
-    assert summary["first_last"][C_STALE] == ["2025.2.0", "2026.4.1"]
-    assert summary["control_order_also_wrong"] == ["2023.0.0", "2023.1.0"]
-    assert summary["statuses"] == {"bug": 5, "install_failed": 1, "crashed": 1}
+def test_summary_says_where_each_symptom_starts_and_ends(recorded_matrix):
+    lines = recorded_matrix["summary"]["boundaries"]
+    assert "stale output: **yes** 2023.0.0 to 2026.4.1" in lines
+    assert "outputs first wrong too: **yes** 2023.0.0 to 2023.2.0; no 2023.3.0 to 2026.4.1" in lines
+    assert "input overwritten: no 2023.0.0 to 2024.0.0; **yes** 2024.1.0 to 2026.4.1" in lines
+    assert "shared slot: no 2023.0.0 to 2023.2.0; **yes** 2023.3.0 to 2026.4.1" in lines
+    assert "C API in the wheel: no 2023.0.0 to 2024.2.0; **yes** 2024.3.0 to 2026.4.1" in lines
+    assert "C++ headers in the wheel: no 2023.0.0 to 2024.2.0; **yes** 2024.3.0 to 2026.4.1" in lines
+    assert "import reads the caller's buffer: no 2024.3.0 to 2026.3.1; **yes** 2026.4.0 to 2026.4.1" in lines
 
 
-def test_markdown_has_one_row_per_release_in_release_order_with_failures_as_rows(recorded_matrix):
+def test_a_subset_names_the_releases_it_did_not_measure():
+    rows = [*recorded_rows({"2024.0.0", "2026.3.1"}), failure_row("install_failed", "no wheel", "2024.1.0")]
+    line = release_boundaries.describe(rows, "input overwritten", ALL_RELEASES["available"])
+    available = ALL_RELEASES["available"]
+    between = ", ".join(available[available.index("2024.1.0"):available.index("2026.3.1")])
+    assert line == ("input overwritten: no 2024.0.0; **yes** 2026.3.1 (not run before 2024.0.0: 2023.0.0, "
+                    "2023.0.1, 2023.0.2, 2023.1.0, 2023.2.0, 2023.3.0; not run after 2026.3.1: 2026.4.0, "
+                    f"2026.4.1; not measured between 2024.0.0 and 2026.3.1: {between})"), line
+
+
+def bisect_from(requested):
+    """What ``matrix.py --reports`` runs, with recorded rows standing in for the installs."""
+    rows, rounds = recorded_rows(set(requested)), 0
+    while more := release_boundaries.releases_to_run(rows, ALL_RELEASES["available"]):
+        rows += recorded_rows(set(more))
+        rounds += 1
+    return rows, rounds
+
+
+@pytest.mark.parametrize("requested", [["2026.4.1"], ["2024.0.0", "2026.4.1"], ["2023.1.0"], ["2025.2.0"]])
+@pytest.mark.parametrize("signal", stale_copies_report.SIGNALS)
+def test_bisection_from_any_subset_says_what_every_release_would(requested, signal):
+    rows, _ = bisect_from(requested)
+    assert len(rows) <= 15, f"bisection ran {len(rows)} of 27 releases"
+    available = ALL_RELEASES["available"]
+    everything = release_boundaries.describe(ALL_RELEASES["rows"], signal, available)
+    assert release_boundaries.describe(rows, signal, available) == everything
+
+
+def test_report_from_one_release_names_the_first_bad_releases():
+    rows, _ = bisect_from(["2026.4.1"])
+    report = stale_copies_report.openvino_stale_copies(matrix_of(rows))
+    assert "Setting the output first gives the right values from 2023.3.0 on." in report
+    assert "First bad release: stale output 2023.0.0, input overwritten 2024.1.0" in report
+    assert "input overwritten: no 2023.0.0 to 2024.0.0; **yes** 2024.1.0 to 2026.4.1" in report
+
+
+def test_release_table_has_one_column_per_api_and_order(recorded_matrix):
     table = matrix_report.release_table(recorded_matrix["rows"]).splitlines()
-    assert len(table) == 2 + len(recorded_matrix["rows"])
-    # table edges, release, status, the symptom columns, the import column, the note
-    assert len(table[0].split("|")) == len(table[2].split("|")) == 2 + 2 + len(matrix_report.COLUMNS) + 1 + 1
-    releases = [line.split("|")[1].strip() for line in table[2:]]
-    assert releases == [*RECORDED[:3], "2024.5.0", "2024.6.0", *RECORDED[3:]]
-    assert "| 2024.5.0 | could not install |" in table[5]
-    assert "killed by SIGSEGV" in table[6]
+    assert [cell.strip() for cell in table[0].split("|")[1:-1]] == [
+        "release", "status", "Python, inputs first", "Python, outputs first", "C, inputs first",
+        "C, outputs first", "C++, inputs first", "C++, outputs first", matrix_report.IMPORT_COLUMN, "note"]
+    cells = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[3:9]] for line in table[2:]}
+    assert cells["2023.1.0"] == ["stale output, wrong sin", "stale output", "-", "-", "-", "-"]
+    assert cells["2026.4.1"] == ["stale output, wrong sin, input overwritten, shared slot", "correct"] * 3
+
+
+def test_failures_are_rows_of_the_release_table():
+    rows = [*recorded_rows({"2024.0.0"}), failure_row("install_failed", "pip install failed: No matching"),
+            failure_row("crashed", "plain_openvino.py was killed by SIGSEGV", "2024.6.0")]
+    table = matrix_report.release_table(rows).splitlines()
+    assert [line.split("|")[1].strip() for line in table[2:]] == ["2024.0.0", "2024.5.0", "2024.6.0"]
+    assert "| 2024.5.0 | could not install |" in table[3]
+    assert "killed by SIGSEGV" in table[4]
+
+
+REPORT_STRUCTURE = DATA / "openvino-stale-copies.structure.txt"
+
+
+def report_structure(markdown):
+    """What must not silently go: headings, bold template fields, fenced block languages, table headers."""
+    lines = []
+    for line in markdown.splitlines():
+        if line.startswith(("# ", "## ", "| releases")) or (line.startswith("```") and line != "```"):
+            lines.append(line)
+        elif line.startswith("- **"):
+            lines.append(line.split(":", 1)[0])
+    return "\n".join(lines) + "\n"
+
+
+def test_report_keeps_its_structure(recorded_matrix):
+    structure = report_structure(stale_copies_report.openvino_stale_copies(recorded_matrix))
+    assert structure == REPORT_STRUCTURE.read_text(), (
+        f"the report's structure changed; if that is intended, write this into {REPORT_STRUCTURE}:\n{structure}")
 
 
 def test_report_reads_on_its_own(recorded_matrix):
-    report = upstream_reports.openvino_stale_copies(recorded_matrix)
-    for heading in ("# [CPU]", "## Summary", "## Environment", "## Reproducer", "## Releases",
-                    "## What we observed about the cause", "## Impact"):
-        assert heading in report
-    assert "Observed on 2026.4.1" in report
-    assert "in 2023.0.0, 2023.1.0 the outputs-first order is wrong too" in report
-    assert "Reproduced in 5 of the 5 releases we ran" in report
-    assert "2024.5.0" not in report, "rows that measured nothing stay out of the upstream report"
+    report = stale_copies_report.openvino_stale_copies(recorded_matrix)
+    assert report.startswith("# [Bug]: [CPU] ")
+    assert stale_copies_report.MINIMAL_REPRODUCER.read_text().rstrip() in report
+    assert stale_copies_report.CPP_REPRODUCER.read_text().rstrip() in report
+    newest = recorded_rows({"2026.4.1"})[0]
+    assert newest["snippet"]["output"] in report, "the snippet's output is pasted verbatim"
+    assert newest["plain"]["cpp_output"].rstrip() in report, "the C++ program's output is pasted verbatim"
+    assert "It ran unchanged on every release in the table (2023.0.0 to 2026.4.1)." in report
+    for pointer in ("`INFERENCE_PRECISION_HINT`: f32", "`OPTIMIZATION_CAPABILITIES`", "src/core/src/op/result.cpp",
+                    "`src/plugins/intel_cpu/src/infer_request.cpp`", "PR #23035"):
+        assert pointer in report
+    assert "2023.3.0 is where the slot became shared and where the outputs-first order became right" in report
+    assert "| 2024.3.0 to 2026.4.1 (18) |" in report, "neighbouring releases with the same symptoms share a row"
 
 
-def test_reproducer_in_the_report_reproduces_on_the_installed_release():
-    if installed_openvino() < TOP_LEVEL_OPSETS_FROM:
-        pytest.skip(f"the report's snippet imports openvino.opset8, which exists from {TOP_LEVEL_OPSETS_FROM}")
-    result = subprocess.run([sys.executable, "-c", upstream_reports.MINIMAL_REPRODUCER], capture_output=True,
-                            text=True, check=True, timeout=120)
-    verdicts = [line.split(":", 1)[1].split()[0] for line in result.stdout.splitlines()]
-    assert verdicts == ["False", "False", "False"], result.stdout
+def code_block_after(markdown, marker, language):
+    start = markdown.index(f"```{language}\n", markdown.index(marker)) + len(language) + 4
+    return markdown[start:markdown.index("\n```", start)]
+
+
+def test_snippet_in_the_report_shows_this_releases_symptoms(recorded_matrix):
+    report = stale_copies_report.openvino_stale_copies(recorded_matrix)
+    snippet = code_block_after(report, "Save as", "python")
+    result = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, check=True,
+                            timeout=300)
+    expected = expected_symptoms("param_result_and_sin", "inputs_first")
+    cpu = next(line for line in result.stdout.splitlines() if line.startswith("CPU:"))
+    checks = dict(part.rsplit(": ", 1) for part in cpu.removeprefix("CPU: ").split("; "))
+    assert checks["output 0 == x"].split()[0] == str("stale_output" not in expected), cpu
+    assert checks["output 1 == sin(x)"] == str("wrong_downstream" not in expected), cpu
+    assert checks["x intact"] == str("input_overwritten" not in expected), cpu
+    assert checks["input 0 is output 0's buffer"] == str("input_slot_is_output_buffer" in expected), cpu
+    assert {line.split(":")[0] for line in result.stdout.splitlines()[1:]} == {"CPU", "AUTO", "HETERO"}
+
+
+def test_cpp_build_lines_in_the_report_build_and_reproduce(recorded_matrix, tmp_path):
+    if installed_openvino() < CPP_HEADERS_IN_WHEEL_FROM:
+        pytest.skip(f"OpenVINO {installed_openvino()} ships no C++ headers")
+    if not shutil.which("g++"):
+        pytest.skip("no g++ to run the report's build line with")
+    report = stale_copies_report.openvino_stale_copies(recorded_matrix)
+    shutil.copy(stale_copies_report.CPP_REPRODUCER, tmp_path)
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"  # `python` is this interpreter
+    result = subprocess.run(["bash", "-c", code_block_after(report, "built against the wheel", "sh")],
+                            cwd=tmp_path, capture_output=True, text=True, check=False, timeout=600,
+                            env={**os.environ, "PATH": path})
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert result.stdout.rstrip().endswith("BUG REPRODUCED")
 
 
 @pytest.mark.matrix
-def test_real_matrix_tells_2024_0_from_2026_4_and_reuses_environments(tmp_path):
-    command = [sys.executable, matrix.__file__, "--versions", "2024.0.0,2026.4", "--out", str(tmp_path / "out"),
+def test_real_matrix_from_one_release_bisects_the_boundaries_and_reuses_environments(tmp_path):
+    command = [sys.executable, matrix.__file__, "--versions", "2026.4", "--out", str(tmp_path / "out"),
                "--cache", str(tmp_path / "envs"), "--reports", str(tmp_path / "reports")]
-    first = subprocess.run(command, capture_output=True, text=True, check=False, timeout=1800)
+    first = subprocess.run(command, capture_output=True, text=True, check=False, timeout=3600)
     assert first.returncode == 0, first.stderr[-3000:]
-    rows = {row["release"]: row for row in json.loads((tmp_path / "out" / "matrix.json").read_text())["rows"]}
-    overwritten = ("python", "inputs_first", "input_overwritten")
-    assert matrix_report.symptom_cells(rows["2024.0.0"]["plain"])[overwritten] is False
-    assert matrix_report.symptom_cells(rows["2026.4.1"]["plain"])[overwritten] is True
+    rows = json.loads((tmp_path / "out" / "matrix.json").read_text())["rows"]
+    assert len(rows) < 27, "bisection, not every release"
+    assert {row["release"] for row in rows} >= {"2023.0.0", "2026.4.1"}
+    assert all(row["snippet"]["exit_code"] == 0 for row in rows), [(r["release"], r["snippet"]) for r in rows]
+    report = (tmp_path / "reports" / "openvino-stale-copies.md").read_text()
+    assert "Setting the output first gives the right values from 2023.3.0 on." in report
+    assert "First bad release: stale output 2023.0.0, input overwritten 2024.1.0" in report
+    assert "It ran unchanged on every release in the table (2023.0.0 to 2026.4.1)." in report
+    assert "not measured" not in report
     assert "| 2026.4.1 | bug reproduced |" in (tmp_path / "out" / "matrix.md").read_text()
-    assert matrix_report.import_reads_caller_buffer(rows["2026.4.1"]["import_lifetime"]) is True
-    assert rows["2024.0.0"]["import_lifetime"]["exit_code"] == 125, "the 2024.0 wheel ships no libopenvino_c"
     assert sorted(p.name for p in (tmp_path / "reports").iterdir()) == sorted(upstream_reports.REPORTS)
-    second = subprocess.run(command, capture_output=True, text=True, check=False, timeout=600)
-    assert second.stderr.count("(environment: cached)") == 2, second.stderr
+    second = subprocess.run(command, capture_output=True, text=True, check=False, timeout=1800)
+    assert second.stderr.count("(environment: cached)") == len(rows), second.stderr
 
 
 # --- The blob's lifetime: the import column and the two reports built on it ------------------------

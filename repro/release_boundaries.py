@@ -1,0 +1,146 @@
+"""Where each symptom starts and ends across releases, and which releases to run to know.
+
+A *signal* is one yes/no fact per release (the stale output, the outputs-first order being wrong too,
+the input overwritten, the shared slot, the C API and the C++ headers in the wheel, the import reading
+the caller's buffer). Reading it from the rows of ``repro/matrix.py`` gives runs of releases with the
+same answer; where two neighbouring runs disagree and releases on the index lie between them, the
+boundary is not known yet. ``releases_to_run`` names the release in the middle of each such gap (and
+the oldest and newest releases on the index, so "first bad" never means "first run"), and the matrix runs them
+until no gap is left: a bisection per signal, assuming a signal changes once between two releases
+that agree with their neighbours. ``describe`` states the result, naming any release that could not
+be measured.
+
+Pure functions over rows (no installs), tested on recorded rows.
+"""
+
+from itertools import pairwise
+
+from packaging.version import Version
+
+
+def cpu_runs(plain, order):
+    """The Python API's runs on the plain CPU device of the reproducer's own models, in one order."""
+    return [run for run in (plain or {}).get("runs", []) if run["api"] == "python"
+            and run.get("device", "CPU") == "CPU" and not run["model"].startswith("torch:")
+            and run["order"] == order and run["symptoms"]]
+
+
+def symptom_signal(symptom, order="inputs_first"):
+    def read(row):
+        seen = [run["symptoms"].get(symptom) for run in cpu_runs(row.get("plain"), order)]
+        seen = [value for value in seen if value is not None]
+        return any(seen) if seen else None
+    return read
+
+
+def control_order_wrong(row):
+    runs = cpu_runs(row.get("plain"), "outputs_first")
+    value_symptoms = ("stale_output", "wrong_downstream", "input_overwritten")
+    return any(run["symptoms"].get(s) for run in runs for s in value_symptoms) if runs else None
+
+
+def part_shipped(part, rows_api, missing_phrase):
+    """True if the part ran, False if it was skipped because the wheel lacks it, None otherwise."""
+    def read(row):
+        plain = row.get("plain")
+        if not plain:
+            return None
+        if any(run["api"] == rows_api for run in plain.get("runs", [])):
+            return True
+        reasons = [skip["reason"] for skip in plain.get("skipped", []) if skip["part"] == part]
+        return False if any(missing_phrase in reason for reason in reasons) else None
+    return read
+
+
+def import_reads_caller_buffer(report):
+    """True / False from import_lifetime.py's exit code; None where it could not test or did not run."""
+    return {0: False, 1: True}.get((report or {}).get("exit_code"))
+
+
+# name -> (reader, what "yes" means for the report). Order: as a maintainer reads them.
+SIGNALS = {
+    "stale output": (symptom_signal("stale_output"), "output 0 keeps the sentinel (ExecuTorch's order)"),
+    "outputs first wrong too": (control_order_wrong, "the control order (outputs first) is wrong as well"),
+    "input overwritten": (symptom_signal("input_overwritten"), "the caller's x receives the stale contents"),
+    "shared slot": (symptom_signal("input_slot_is_output_buffer"),
+                    "before infer(), get_input_tensor(0) is output 0's buffer"),
+    "C API in the wheel": (part_shipped("c_api", "c", "does not ship the C API"), "libopenvino_c ships"),
+    "C++ headers in the wheel": (part_shipped("cpp", "cpp", "no C++ headers"), "include/ and libopenvino ship"),
+    "import reads the caller's buffer": (lambda row: import_reads_caller_buffer(row.get("import_lifetime")),
+                                         "ov_core_import_model keeps reading its content"),
+}
+
+
+def measured(rows, signal):
+    """[(release, True/False)] in release order, releases where the signal could not be read left out."""
+    read = SIGNALS[signal][0]
+    values = [(row["release"], read(row)) for row in rows if row.get("release")]
+    return sorted([(release, value) for release, value in values if value is not None],
+                  key=lambda pair: Version(pair[0]))
+
+
+def stretches(rows, signal):
+    """[(value, first release, last release)]: runs of neighbouring measured releases that agree."""
+    found = []
+    for release, value in measured(rows, signal):
+        if found and found[-1][0] == value:
+            found[-1][2] = release
+        else:
+            found.append([value, release, release])
+    return [tuple(stretch) for stretch in found]
+
+
+def unmeasured_between(available, low, high, rows, signal):
+    known = {release for release, _ in measured(rows, signal)}
+    return [r for r in available if Version(low) < Version(r) < Version(high) and r not in known]
+
+
+def tried(rows):
+    return {row["release"] for row in rows if row.get("release")}
+
+
+def releases_to_run(rows, available):
+    """The releases that would narrow a boundary, none of which has a row yet: the oldest and newest
+    on the index, and the middle unmeasured release of every gap between two stretches."""
+    ran = tried(rows)
+    wanted = {release for release in available[:1] + available[-1:] if release not in ran}
+    for signal in SIGNALS:
+        found = stretches(rows, signal)
+        for before, after in pairwise(found):
+            gap = [r for r in unmeasured_between(available, before[2], after[1], rows, signal) if r not in ran]
+            if gap:
+                wanted.add(gap[len(gap) // 2])
+    return sorted(wanted, key=Version)
+
+
+def span(first, last):
+    return first if first == last else f"{first} to {last}"
+
+
+def describe(rows, signal, available=()):
+    """One line: where the signal is yes and no among the releases measured, and what is unknown."""
+    found = stretches(rows, signal)
+    if not found:
+        return f"{signal}: not measured"
+    parts = [f"{'**yes**' if value else 'no'} {span(first, last)}" for value, first, last in found]
+    notes, ran = [], tried(rows)
+    if older := [r for r in available if Version(r) < Version(found[0][1]) and r not in ran]:
+        notes.append(f"not run before {found[0][1]}: {', '.join(older)}")
+    if newer := [r for r in available if Version(r) > Version(found[-1][2]) and r not in ran]:
+        notes.append(f"not run after {found[-1][2]}: {', '.join(newer)}")
+    for before, after in pairwise(found):
+        if gap := unmeasured_between(available, before[2], after[1], rows, signal):
+            notes.append(f"not measured between {before[2]} and {after[1]}: {', '.join(gap)}")
+    return f"{signal}: {'; '.join(parts)}" + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def first_release_with(rows, signal):
+    """The first release of the first 'yes' stretch, or None."""
+    return next((first for value, first, _ in stretches(rows, signal) if value), None)
+
+
+def first_release_without(rows, signal):
+    """The first release of the first 'no' stretch after a 'yes' one (where a symptom went away), or None."""
+    found = stretches(rows, signal)
+    return next((first for (was, *_), (value, first, _) in pairwise(found)
+                 if was and not value), None)
