@@ -34,9 +34,9 @@ Exit status (as ``git bisect run`` expects)
     0 behaves correctly, 1 bug reproduced, 125 could not test.
 
 JSON keys (stable)
-    environment  {python, openvino, numpy, torch, os, cpu}
+    environment  {python, openvino, numpy, torch, os, cpu, cpu_flags,
+                 optimization_capabilities, inference_precision_hint}
     seed, sentinel
-    environment  also {cpu_flags, optimization_capabilities, inference_precision_hint}
     runs         list of {api (python, c, cpp), device, model, order, result_fed_by_parameter,
                  error, symptoms: {stale_output, wrong_downstream, input_overwritten,
                  input_slot_is_output_buffer}, max_abs_diff: {copy, downstream, input},
@@ -275,8 +275,7 @@ def cpp_runs(skipped):
         skipped.append({"part": "cpp", "reason": "plain_openvino_cpp.py not found beside this script"})
         return [], None
     try:
-        rows, output, _cached = cpp_part.run()
-        return rows, output
+        return cpp_part.run()
     except cpp_part.CppUnavailable as error:
         skipped.append({"part": "cpp", "reason": str(error)})
     except Exception as error:

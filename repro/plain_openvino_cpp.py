@@ -112,8 +112,8 @@ def parse_line(match):
 
 
 def run():
-    """(rows, the program's output verbatim, whether the build was cached); CppUnavailable if it cannot build."""
-    binary, cached = build()
+    """(rows, the program's output verbatim); CppUnavailable if it cannot be built."""
+    binary, _ = build()
     try:
         result = subprocess.run([str(binary)], capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False)
     except subprocess.TimeoutExpired as error:
@@ -122,7 +122,7 @@ def run():
     if result.returncode not in (0, 1) or not rows:
         raise RuntimeError(f"{SOURCE.stem} exited {result.returncode} with {len(rows)} result lines: "
                            f"{(result.stderr or result.stdout).strip()[-500:]}")
-    return rows, result.stdout, cached
+    return rows, result.stdout
 
 
 def main(argv=None):

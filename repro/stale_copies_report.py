@@ -100,6 +100,8 @@ def reproduction(rows, release):
     cpp_part = (f"Output on {cpp_row['release']}, verbatim:\n\n{md.code_block(cpp_output, 'text')}" if cpp_output
                 else "(The C++ program was not built in this run: no release with headers, or no compiler.)")
     measured = [row for row in rows if row.get("plain")]
+    headers_from = boundaries.first_release_with(rows, "C++ headers in the wheel")
+    wheels = f"wheels from {headers_from} on" if headers_from else "wheels that ship `include/`"
     return f"""\
 1. `pip install openvino=={release} numpy` (with `numpy<2` for 2023.0 to 2024.1)
 2. Save as `{MINIMAL_REPRODUCER.name}` and run `python {MINIMAL_REPRODUCER.name}`:
@@ -111,7 +113,7 @@ x). {snippet_runs(measured)}
 
 {python_part}
 
-The same in C++ (`{CPP_REPRODUCER.name}`; wheels from 2024.3.0 on ship the headers and
+The same in C++ (`{CPP_REPRODUCER.name}`; {wheels} ship the headers and
 `cmake/OpenVINOConfig.cmake`), built against the wheel:
 
 {md.code_block(CPP_REPRODUCER.read_text(), 'cpp')}
