@@ -15,7 +15,7 @@ from collections import Counter
 from packaging.version import Version
 
 from repro import release_boundaries
-from repro.release_boundaries import import_reads_caller_buffer
+from repro.release_boundaries import import_reads_caller_buffer, own_cpu_runs
 
 APIS = {"python": "Python", "c": "C", "cpp": "C++"}
 ORDERS = {"inputs_first": "inputs first", "outputs_first": "outputs first"}
@@ -41,9 +41,7 @@ def symptom_cells(plain):
     """{(api, order): set of symptoms seen over the plain reproducer's own models on the CPU device, or None
     where that API did not run}."""
     cells = dict.fromkeys(COLUMNS)
-    for run in (plain or {}).get("runs", []):
-        if run["model"].startswith("torch:") or run.get("device", "CPU") != "CPU" or not run["symptoms"]:
-            continue
+    for run in own_cpu_runs(plain):
         seen = cells[(run["api"], run["order"])] or set()
         cells[(run["api"], run["order"])] = seen | {name for name, value in run["symptoms"].items() if value}
     return cells

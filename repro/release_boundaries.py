@@ -18,11 +18,16 @@ from itertools import pairwise
 from packaging.version import Version
 
 
+def own_cpu_runs(plain):
+    """The runs that measured the reproducer's own models on the plain CPU device (every API and order):
+    not the torch-converted models, not AUTO/HETERO/f32-hint, not the failed runs."""
+    return [run for run in (plain or {}).get("runs", []) if run.get("device", "CPU") == "CPU"
+            and not run["model"].startswith("torch:") and run["symptoms"]]
+
+
 def cpu_runs(plain, order):
-    """The Python API's runs on the plain CPU device of the reproducer's own models, in one order."""
-    return [run for run in (plain or {}).get("runs", []) if run["api"] == "python"
-            and run.get("device", "CPU") == "CPU" and not run["model"].startswith("torch:")
-            and run["order"] == order and run["symptoms"]]
+    """The Python API's runs of ``own_cpu_runs`` in one order."""
+    return [run for run in own_cpu_runs(plain) if run["api"] == "python" and run["order"] == order]
 
 
 def symptom_signal(symptom, order="inputs_first"):

@@ -92,8 +92,8 @@ First bad release: stale output {stale or "not seen"}, input overwritten {overwr
 (see Releases for which releases were measured)."""
 
 
-def reproduction(rows, release):
-    _, python_output = newest_with([row for row in rows if row["release"] == release], snippet_output)
+def reproduction(rows, newest):
+    release, python_output = newest["release"], snippet_output(newest)
     cpp_row, cpp_output = newest_with(rows, lambda row: (row.get("plain") or {}).get("cpp_output"))
     python_part = (f"Output on {release}, verbatim:\n\n{md.code_block(python_output, 'text')}" if python_output
                    else "(The snippet was not run on this release.)")
@@ -213,7 +213,7 @@ def openvino_stale_copies(matrix):
         "set_input_tensor",
         [("Summary", summary(rows)),
          ("Environment", template_fields(newest["plain"]["environment"], newest["release"])),
-         ("Step-by-step reproduction", reproduction(rows, newest["release"])),
+         ("Step-by-step reproduction", reproduction(rows, newest)),
          ("Releases", releases(rows, available)),
          ("Cause", cause(rows)),
          ("Impact", impact(rows))])
