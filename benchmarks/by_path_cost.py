@@ -19,9 +19,9 @@ from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.timing import interleaved_timings
-from repro import catalogue, lowering
+from repro.harness import catalogue, lowering, runtime
+from repro.harness.lowerings import LOWERINGS
 
 
 def conv_net():
@@ -46,7 +46,7 @@ def write_programs(name, folder):
     case = catalogue.Case(name, name, module, lambda: inputs)
     paths = {}
     for kind, partitioner in (("inline", "workaround"), ("segment", "stock")):
-        program = lowering.lower(case, lowering.PARTITIONERS[partitioner]()).to_executorch()
+        program = lowering.lower(case, LOWERINGS[partitioner]).to_executorch()
         paths[kind] = Path(folder) / f"{name}.{kind}.pte"
         paths[kind].write_bytes(program.buffer)
     return paths, inputs
@@ -89,7 +89,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=30, help="loads per program (runs: 10x as many)")
     args = parser.parse_args(argv)
-    lowering.check_runtime()
+    runtime.check_runtime()
     with tempfile.TemporaryDirectory() as folder:
         results = [measure(name, folder, args.repeats) for name in MODELS]
     print(json.dumps({"benchmark": "by_path_cost", "repeats": args.repeats, "models": results}, indent=1))

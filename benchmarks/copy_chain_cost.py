@@ -16,18 +16,17 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.timing import interleaved_timings, load
-from repro import catalogue, lowering
+from repro.harness import catalogue, lowering, runtime
+from repro.harness.lowerings import LOWERINGS
 
 LOWERING_REPEATS = 3
 
 
 def lowering_seconds(case, partitioner):
     started = time.perf_counter()
-    lowering.lower(case, lowering.PARTITIONERS[partitioner]()).to_executorch()
+    lowering.lower(case, LOWERINGS[partitioner]).to_executorch()
     return time.perf_counter() - started
 
 
@@ -52,7 +51,7 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=200, help="interleaved executions per program")
     parser.add_argument("--steps", default="40,100", help="comma-separated chain lengths")
     args = parser.parse_args(argv)
-    lowering.check_runtime()
+    runtime.check_runtime()
     results = [measure(int(steps), args.repeats) for steps in args.steps.split(",")]
     print(json.dumps({"benchmark": "copy_chain_cost", "repeats": args.repeats, "results": results}, indent=1))
     for r in results:

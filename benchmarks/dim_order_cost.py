@@ -20,9 +20,9 @@ from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.timing import interleaved_timings
-from repro import catalogue, lowering
+from repro.harness import catalogue, lowering, runtime
+from repro.harness.lowerings import STOCK, WORKAROUND, Lowering
 
 
 class ConvStack(torch.nn.Module):
@@ -50,8 +50,7 @@ def f32_workaround():
     return CopySafeOpenvinoPartitioner([CompileSpec("device", b"CPU"), CompileSpec(PRECISION_KEY, b"f32")]), []
 
 
-LOWERINGS = {"workaround": lowering.PARTITIONERS["workaround"], "workaround_f32": f32_workaround,
-             "stock": lowering.PARTITIONERS["stock"]}
+BENCHED = {way.name: way for way in (WORKAROUND, Lowering("workaround_f32", f32_workaround), STOCK)}
 
 
 def load_by_path(module, frame, partitioner, folder, keep):
@@ -61,7 +60,7 @@ def load_by_path(module, frame, partitioner, folder, keep):
     from executorch.runtime import Runtime
 
     case = catalogue.Case("bench", "bench", module, lambda: (frame,))
-    program = lowering.lower(case, LOWERINGS[partitioner]()).to_executorch(
+    program = lowering.lower(case, BENCHED[partitioner]).to_executorch(
         ExecutorchBackendConfig(extract_delegate_segments=False))
     path = Path(folder) / f"{partitioner}.{frame.shape[-1]}.pte"
     path.write_bytes(program.buffer)
@@ -84,7 +83,7 @@ def main(argv=None):
     sizes = [int(size) for size in args.sizes.split(",")]
     module = ConvStack().eval()
     eager = {size: time_eager(module, frames(size)[1], args.repeats) for size in sizes}
-    lowering.check_runtime()
+    runtime.check_runtime()
     results, keep = [], []
     with tempfile.TemporaryDirectory() as folder:
         for size in sizes:

@@ -17,12 +17,11 @@ import json
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from repro import catalogue, lowering, policy
+from repro.harness import catalogue, lowering, policy, runtime
+from repro.harness.lowerings import LOWERINGS
 
 
 def synthetic(n_ops):
@@ -82,7 +81,7 @@ def check_cost(repeats):
 
     case = catalogue.Case("policy", "policy", policy.Policy().eval(), policy.observation)
     started = time.perf_counter()
-    program = lowering.lower(case, lowering.PARTITIONERS["workaround"]()).to_executorch()
+    program = lowering.lower(case, LOWERINGS["workaround"]).to_executorch()
     lowering_s = time.perf_counter() - started
     samples = []
     for _ in range(repeats):
@@ -98,7 +97,7 @@ def main(argv=None):
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
-    lowering.check_runtime()
+    runtime.check_runtime()
     with contextlib.redirect_stdout(sys.stderr):  # the stock partitioner prints every op it rejects
         partitions = [partition_cost(int(n), args.repeats) for n in args.sizes.split(",")]
         check = check_cost(args.repeats)

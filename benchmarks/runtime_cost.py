@@ -16,14 +16,12 @@ Prints one JSON object and a summary line per model.
 import argparse
 import json
 import sys
-from pathlib import Path
 
 import numpy as np
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.timing import interleaved_timings, load
-from repro import lowering, policy
+from repro.harness import policy, runtime
 
 
 def upstream(x):
@@ -94,7 +92,7 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=50)
     parser.add_argument("--models", default=",".join(MODELS))
     args = parser.parse_args(argv)
-    lowering.check_runtime()
+    runtime.check_runtime()
     results = [measure(name, args.repeats) for name in args.models.split(",")]
     print(json.dumps({"benchmark": "runtime_cost", "repeats": args.repeats, "results": results}, indent=1))
     for r in results:

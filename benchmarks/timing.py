@@ -8,7 +8,8 @@ import time
 
 import numpy as np
 
-from repro import catalogue, lowering  # the scripts importing this module put the project root on the path
+from repro.harness import catalogue, lowering
+from repro.harness.lowerings import LOWERINGS
 
 
 def load(function, inputs, partitioner, keep):
@@ -17,7 +18,7 @@ def load(function, inputs, partitioner, keep):
     from executorch.runtime import Runtime
 
     case = catalogue.Case("bench", "bench", function, lambda: inputs)
-    program = lowering.lower(case, lowering.PARTITIONERS[partitioner]()).to_executorch()
+    program = lowering.lower(case, LOWERINGS[partitioner]).to_executorch()
     loaded = Runtime.get().load_program(program.buffer)
     keep.append(loaded)
     method = loaded.load_method("forward")

@@ -1,6 +1,6 @@
 """The bugs the way ExecuTorch users meet them.
 
-Each case of a small model catalogue (``repro/catalogue.py``) goes through ``torch.export`` ->
+Each case of a small model catalogue (``repro/harness/catalogue.py``) goes through ``torch.export`` ->
 ``to_edge_transform_and_lower(..., partitioner=[...])`` -> ``.to_executorch()`` -> a ``.pte``
 file -> the real ExecuTorch runtime (the pip wheel's pybindings, whose OpenVINO delegate
 dlopens ``libopenvino_c`` from the installed openvino wheel). Every program is run twice, each
@@ -9,7 +9,7 @@ Python bytes, and loaded by path as deployments do. Every output is compared wit
 PyTorch; pure copies must match bit for bit, computed outputs within the case's tolerance.
 
 With ``--replay`` the OpenVINO blob inside each delegate is taken out of the lowered program
-and run again in plain OpenVINO Python with the inputs the delegate received (``repro/replay.py``).
+and run again in plain OpenVINO Python with the inputs the delegate received (``repro/harness/replay.py``).
 
 Usage::
 
@@ -17,7 +17,7 @@ Usage::
                                     [--save-dir DIR] [--json] [--report FILE]
 
 ``--report FILE`` writes the upstream ExecuTorch issue body about channels-last boundaries
-(``repro/upstream_reports.py``) from the run's dim-order cases; it needs the stock partitioner.
+(``repro/reports/executorch_channels_last.py``) from the run's dim-order cases; it needs the stock partitioner.
 
 Exit status: 0 every case correct, 1 a case wrong, crashing or failing to lower (bug
 reproduced), 125 could not test (ExecuTorch, its OpenVINO backend or libopenvino_c
@@ -29,132 +29,21 @@ import os
 import platform
 import sys
 import tempfile
-import traceback
-from collections import Counter
 from importlib.metadata import version
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make the project's packages importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if not __package__:
+    import _as_script  # noqa: F401  (run by path: make the project's packages importable)
 
-import torch
-
-from repro import candidates, cli, quiet, upstream_reports
-from repro.catalogue import CASES, CATALOGUE, DIM_ORDER_CASES, SEED
-from repro.lowering import PARTITIONERS, Untestable, check_runtime, delegated_and_outside_ops, lower
-from repro.program_runner import ProgramRunner
-from repro.replay import capture_delegate_calls, replay
+from repro.harness import candidates, cli, quiet
+from repro.harness.case_runs import GATE_LOADS, run_case
+from repro.harness.catalogue import CASES, CATALOGUE, DIM_ORDER_CASES, SEED
+from repro.harness.lowerings import LOWERINGS
+from repro.harness.outcomes import BUG_OUTCOMES, describe_counts, outcome_counts
+from repro.harness.program_runner import ProgramRunner
+from repro.harness.runtime import Untestable, check_runtime
 
 EXIT_OK, EXIT_BUG, EXIT_UNTESTABLE = 0, 1, 125
-# How the gate loads every program: from bytes (what Python users often do) and by path (deployments).
-GATE_LOADS = ("bytes", "path")
-# A case's outcome: how it lowered, then how each load ran.
-BUG_OUTCOMES = ("wrong", "crashed", "lowering_failed", "runtime_failed")
-REFUSALS = ("UnsafeCopyError", "DimOrderError")
-
-
-def max_abs_diff(actual, expected):
-    if actual.shape != expected.shape or actual.dtype != expected.dtype:
-        return float("inf")
-    if actual.numel() == 0:
-        return 0.0
-    return float((actual.detach().double() - expected.detach().double()).abs().max())
-
-
-def dim_order(tensor):
-    return list(tensor.dim_order()) if tensor.dim() else []
-
-
-def declared_dim_orders(edge):
-    """The dim order the lowered program declares for each output. It is eager's, except where
-    torch.export itself returns a contiguous copy for a view eager keeps strided (reshape of a
-    channels-last tensor): no ExecuTorch program can return eager's dim order there."""
-    output = next(node for node in edge.exported_program().graph.nodes if node.op == "output")
-    return [dim_order(arg.meta["val"]) for arg in output.args[0]]
-
-
-def compare_outputs(case, actual, expected, declared):
-    """Per output: shape, dtype, values against eager (copies exactly) and dim order against the
-    program's declared one (eager's recorded beside it)."""
-    rows = []
-    for index, want in enumerate(expected):
-        got = actual[index] if index < len(actual) else torch.empty(0)
-        tolerance = 0.0 if index in case.exact_outputs else case.atol
-        diff = max_abs_diff(got, want)
-        rows.append({"index": index, "shape": list(want.shape), "dtype": str(want.dtype).removeprefix("torch."),
-                     "dim_order": declared[index], "eager_dim_order": dim_order(want),
-                     "actual_dim_order": dim_order(got), "tolerance": tolerance, "max_abs_diff": diff,
-                     "ok": diff <= tolerance and dim_order(got) == declared[index]})
-    return rows
-
-
-def eager_outputs(case, inputs):
-    expected = case.module()(*[t.clone() for t in inputs])
-    return list(expected) if isinstance(expected, tuple | list) else [expected]
-
-
-def load_outcome(case, run, inputs, expected, declared):
-    """One load of a program: {"outcome", "detail", "outputs", "inputs_intact"}."""
-    if run.status != "ok":
-        outcome = "crashed" if run.status == "crashed" else run.status
-        return {"outcome": outcome, "detail": run.detail, "outputs": None, "inputs_intact": None}
-    rows = compare_outputs(case, run.outputs, expected, declared)
-    return {"outcome": "correct" if all(row["ok"] for row in rows) else "wrong", "detail": "", "outputs": rows,
-            "inputs_intact": all(torch.equal(a, b) for a, b in zip(run.fed, inputs, strict=True))}
-
-
-def overall_outcome(runs):
-    """"correct" when every load is; otherwise the first load's failure (bytes before path)."""
-    return next((run["outcome"] for run in runs.values() if run["outcome"] != "correct"), "correct")
-
-
-def run_case(case, partitioner_name, runners, save_dir, *, with_replay=False, config=None):
-    """Lower, save, run with every runner and compare one case; failures become part of the record."""
-    record = {"case": case.name, "what": case.what, "partitioner": partitioner_name,
-              "skip_dim_order": case.skip_dim_order, "lowering_error": None, "delegates": None,
-              "delegated_ops": None, "ops_outside": None, "declared_dim_orders": None, "runs": {}, "replay": None,
-              "pte": None}
-    inputs = case.inputs()
-    expected = eager_outputs(case, inputs)
-    try:
-        edge = lower(case, PARTITIONERS[partitioner_name](), config)
-        inside, outside = delegated_and_outside_ops(edge)
-        declared = declared_dim_orders(edge)
-        calls = capture_delegate_calls(edge, case) if with_replay else None
-        program = edge.to_executorch()
-    except Exception as error:
-        # The workaround refuses what it cannot make correct: not the bug.
-        outcome = "refused" if type(error).__name__ in REFUSALS else "lowering_failed"
-        record.update(outcome=outcome, lowering_error=f"{type(error).__name__}: {error}".strip(),
-                      traceback=traceback.format_exc())
-        return record
-    record.update(delegates=len(program.executorch_program.execution_plan[0].delegates),
-                  delegated_ops=inside, ops_outside=outside, declared_dim_orders=declared)
-    path = Path(save_dir) / f"{case.name}.{partitioner_name}.pte"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(program.buffer)
-    record["pte"] = str(path)
-    runs = {load: runner.run(path, inputs) for load, runner in runners.items()}
-    record["runs"] = {load: load_outcome(case, run, inputs, expected, declared) for load, run in runs.items()}
-    record["outcome"] = overall_outcome(record["runs"])
-    if with_replay and record["delegates"] and runs.get("bytes") and runs["bytes"].status == "ok":
-        record["replay"] = replay(calls, case, runs["bytes"].outputs)
-    return record
-
-
-def outcome_counts(records):
-    """{"lowering": Counter, load: Counter} over the records, for the verdict and the matrix."""
-    counts = {"lowering": Counter(r["outcome"] for r in records if r["outcome"] in ("lowering_failed", "refused"))}
-    for record in records:
-        for load, run in record["runs"].items():
-            counts.setdefault(load, Counter())[run["outcome"]] += 1
-    return counts
-
-
-def describe_counts(counts):
-    parts = [f"{load}: " + ", ".join(f"{n} {outcome}" for outcome, n in sorted(counter.items()))
-             for load, counter in counts.items() if counter]
-    return "; ".join(parts)
 
 
 def summarize(records, partitioner):
@@ -221,13 +110,14 @@ def parse_arguments(argv):
     parser = cli.parser(__doc__.splitlines()[0], cli.BISECT_EXIT_CODES + " (with the workaround or a candidate: "
                         "1 means some case is not equal to eager)")
     parser.add_argument("--partitioner", default="stock", metavar="NAME|module:Class",
-                        help=f"one of {', '.join(sorted(PARTITIONERS))}, or a candidate partitioner class by "
+                        help=f"one of {', '.join(sorted(LOWERINGS))}, or a candidate partitioner class by "
                              "import path (constructed with [CompileSpec('device', b'CPU')]), held to eager like "
                              "the workaround (default: stock)")
     parser.add_argument("--transform-pass", action="append", default=[], metavar="module:Class",
                         help="with a candidate partitioner: a transform pass class to lower with (repeatable)")
     parser.add_argument("--case", action="append", metavar="NAME",
-                        help="run only this catalogue case (repeatable; the names are in repro/catalogue.py)")
+                        help="run only this catalogue case (repeatable; the names are in "
+                             "repro/harness/catalogue.py)")
     parser.add_argument("--replay", action="store_true", help="replay each delegate's blob in plain OpenVINO")
     parser.add_argument("--save-dir", type=Path, help="write each case's .pte file here")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -236,17 +126,19 @@ def parse_arguments(argv):
                         help="show what torch, torchao and the runtime print while they load (hidden by default)")
     args = parser.parse_args(argv)
     if unknown := [name for name in args.case or [] if name not in CASES]:
-        parser.error(f"--case: no such case: {', '.join(unknown)} (the names are in repro/catalogue.py)")
+        parser.error(f"--case: no such case: {', '.join(unknown)} (the names are in repro/harness/catalogue.py)")
     if ":" in args.partitioner:
         try:
-            args.partitioner = candidates.register(args.partitioner, args.transform_pass)
+            args.lowering = candidates.candidate_lowering(args.partitioner, args.transform_pass)
         except candidates.CandidateError as error:
             parser.error(str(error))
-    elif args.partitioner not in PARTITIONERS:
-        parser.error(f"--partitioner: {args.partitioner!r} is neither one of {', '.join(sorted(PARTITIONERS))} "
+    elif args.partitioner not in LOWERINGS:
+        parser.error(f"--partitioner: {args.partitioner!r} is neither one of {', '.join(sorted(LOWERINGS))} "
                      "nor module.path:ClassName")
     elif args.transform_pass:
         parser.error("--transform-pass goes with a candidate partitioner (--partitioner module.path:ClassName)")
+    else:
+        args.lowering = LOWERINGS[args.partitioner]
     if args.report and args.partitioner != "stock":
         parser.error("--report describes the stock partitioner's behaviour: use it with --partitioner stock")
     if args.report:
@@ -273,19 +165,21 @@ def main(argv=None):
         try:
             records = []
             for number, case in enumerate(cases, 1):
-                records.append(run_case(case, args.partitioner, runners, args.save_dir or scratch,
+                records.append(run_case(case, args.lowering, runners, args.save_dir or scratch,
                                         with_replay=args.replay))
                 show_progress(number, len(cases), records[-1])
         finally:
             for runner in runners.values():
                 runner.close()
-    exit_code, verdict = summarize(records, args.partitioner)
-    report = {"environment": environment(), "seed": SEED, "partitioner": args.partitioner, "loads": GATE_LOADS,
+    exit_code, verdict = summarize(records, args.lowering.name)
+    report = {"environment": environment(), "seed": SEED, "partitioner": args.lowering.name, "loads": GATE_LOADS,
               "cases": records, "counts": outcome_counts(records), "verdict": verdict, "exit_code": exit_code}
     print(json.dumps(report, indent=1)) if args.json else print_table(report)
     if args.report:
+        from repro.reports.executorch_channels_last import executorch_channels_last
+
         names = {case.name for case in DIM_ORDER_CASES if not case.skip_dim_order}
-        args.report.write_text(upstream_reports.executorch_channels_last(report, names))
+        args.report.write_text(executorch_channels_last(report, names))
         print(f"upstream report: {args.report}", file=sys.stderr)
     return exit_code
 

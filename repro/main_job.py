@@ -12,16 +12,16 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make the project's packages importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if not __package__:
+    import _as_script  # noqa: F401  (run by path: make the project's packages importable)
 
-from repro import cli
+from repro.harness import cli
 
 REPRO = Path(__file__).resolve().parent
 # (what it shows, script and arguments)
 REPRODUCERS = [
     ("stale copies in plain OpenVINO", ["plain_openvino.py"]),
-    ("import reading the caller's buffer", ["import_lifetime.py"]),
+    ("import reading the caller's buffer", ["attachments/openvino_import_lifetime.py"]),
     ("the ExecuTorch path (stock partitioner)", ["executorch_path.py", "--replay"]),
 ]
 REPRODUCED, CORRECT, UNTESTABLE = 1, 0, 125

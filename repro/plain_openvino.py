@@ -18,7 +18,7 @@ What this script shows
 
     The reverse order (outputs first) is run as a control.  The same calls are made
     through the C API (``plain_openvino_c.py``, used when it is beside this file;
-    wheels ship ``libopenvino_c`` from 2024.3.0), in C++ (``plain_openvino.cpp``,
+    wheels ship ``libopenvino_c`` from 2024.3.0), in C++ (``attachments/openvino_stale_copies.cpp``,
     built by ``plain_openvino_cpp.py`` against the wheel's headers, also from
     2024.3.0), through ``AUTO:CPU`` and ``HETERO:CPU`` and with an f32 precision
     hint (they reproduce the same), and, when torch is importable, on models
@@ -49,7 +49,6 @@ JSON keys (stable)
 
 import argparse
 import importlib
-import importlib.util
 import json
 import platform
 import re
@@ -169,19 +168,24 @@ def result_fed_by_parameter(compiled):
     return any(r.input_value(0).get_node().get_type_name() == "Parameter" for r in results)
 
 
+def run_row(api, name, order, device="CPU", *, error=None, result_fed_by_parameter=None, symptoms=None,
+            max_abs_diff=None, expected=None, actual=None):
+    """One run as the report and its JSON show it, whichever API made it."""
+    return {"api": api, "device": device, "model": name, "order": order, "error": error,
+            "result_fed_by_parameter": result_fed_by_parameter, "symptoms": symptoms,
+            "max_abs_diff": max_abs_diff, "expected": expected, "actual": actual}
+
+
 def run_case(api, name, compiled, order, runner=run_python_api, *, device="CPU"):
     x, outputs = make_buffers(len(compiled.outputs))
     x_before = x.copy()
     slot_shared = runner(compiled, call_sequence(x, outputs, order), outputs[0])
-    return {"api": api, "device": device, "model": name, "order": order, "error": None,
-            "result_fed_by_parameter": result_fed_by_parameter(compiled),
-            **check_symptoms(x_before, x, outputs, slot_shared)}
+    return run_row(api, name, order, device, result_fed_by_parameter=result_fed_by_parameter(compiled),
+                   **check_symptoms(x_before, x, outputs, slot_shared))
 
 
 def error_run(api, name, order, device="CPU", error=None):
-    return {"api": api, "device": device, "model": name, "order": order,
-            "error": error or traceback.format_exc(), "result_fed_by_parameter": None, "symptoms": None,
-            "max_abs_diff": None, "expected": None, "actual": None}
+    return run_row(api, name, order, device, error=error or traceback.format_exc())
 
 
 # --- The same bug from torch copy ops (optional) ---------------------------------
@@ -244,14 +248,15 @@ def environment(core):
 
 
 def load_part(name):
-    """A reproducer attached beside this file (``plain_openvino_c.py``, ``plain_openvino_cpp.py``), or None."""
-    path = Path(__file__).with_name(f"{name}.py")
-    if not path.exists():
+    """A part of this reproducer beside this file (``plain_openvino_c.py``, ``plain_openvino_cpp.py``), or None
+    where it was not copied along."""
+    module = f"{__package__}.{name}" if __package__ else name
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name != module:
+            raise
         return None
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def runners(apis, skipped):
@@ -275,7 +280,8 @@ def cpp_runs(skipped):
         skipped.append({"part": "cpp", "reason": "plain_openvino_cpp.py not found beside this script"})
         return [], None
     try:
-        return cpp_part.run()
+        lines, output = cpp_part.run()
+        return [run_row("cpp", line.pop("model"), line.pop("order"), **line) for line in lines], output
     except cpp_part.CppUnavailable as error:
         skipped.append({"part": "cpp", "reason": str(error)})
     except Exception as error:

@@ -6,7 +6,7 @@ each buffer with ``ov_tensor_create_from_host_ptr``, sets all inputs by index,
 then all outputs by index, then calls ``ov_infer_request_infer``.  This module
 makes exactly those calls with ctypes, on blobs exported from the models that
 ``plain_openvino.py`` builds; it is not a script of its own without that file
-beside it (it loads it from there).  The first wheel that ships ``libopenvino_c``
+beside it (it imports it from there).  The first wheel that ships ``libopenvino_c``
 is 2024.3.0 (measured over every release from 2023.0.0); on older wheels this
 part is skipped with that reason.
 
@@ -19,7 +19,7 @@ with the same report, JSON keys and exit status as ``plain_openvino.py``.
 """
 
 import ctypes
-import importlib.util
+import importlib
 import sys
 from pathlib import Path
 
@@ -34,14 +34,19 @@ class OvShape(ctypes.Structure):
     _fields_ = [("rank", ctypes.c_int64), ("dims", ctypes.POINTER(ctypes.c_int64))]
 
 
-def load_library():
+def library_path():
+    """The installed wheel's libopenvino_c (what ExecuTorch's runtime dlopens); CApiUnavailable if none."""
     import openvino
 
     libs = Path(openvino.__file__).parent / "libs"
     found = [path for pattern in LIBRARY_PATTERNS for path in sorted(libs.glob(pattern))]
     if not found:
         raise CApiUnavailable(f"no libopenvino_c in {libs}: this wheel does not ship the C API")
-    lib = ctypes.CDLL(str(found[0]))
+    return found[0]
+
+
+def load_library():
+    lib = ctypes.CDLL(str(library_path()))
     lib.ov_tensor_create_from_host_ptr.argtypes = [
         ctypes.c_int, OvShape, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
     lib.ov_core_import_model.argtypes = [
@@ -142,10 +147,7 @@ def c_api_runner(lib):
 
 
 def main(argv=None):
-    path = Path(__file__).with_name("plain_openvino.py")
-    spec = importlib.util.spec_from_file_location("plain_openvino", path)
-    plain = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(plain)
+    plain = importlib.import_module(f"{__package__}.plain_openvino" if __package__ else "plain_openvino")
     return plain.main(["--api", "c", *(sys.argv[1:] if argv is None else argv)])
 
 

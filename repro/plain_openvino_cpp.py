@@ -1,4 +1,5 @@
-"""The same reproducer in C++ (``plain_openvino.cpp`` beside this file), built against the installed wheel.
+"""The same reproducer in C++ (``attachments/openvino_stale_copies.cpp``, the program the OpenVINO report
+embeds), built against the installed wheel.
 
 OpenVINO's own tests are C++, so the maintainers get the bug in their language too. Wheels from
 2024.3.0 on ship ``include/``, ``cmake/OpenVINOConfig.cmake`` and ``libs/libopenvino.so.<build>``
@@ -9,8 +10,8 @@ compiler (``$CXX``, else ``c++``, ``g++`` or ``clang++``), no CMake needed. The 
 compiler, so a second run does not rebuild. Linux only: the wheels for other systems name the
 library differently.
 
-Its output is one line per model and call order, parsed here into the rows ``plain_openvino.py``
-reports for its other APIs.
+Its output is one line per model and call order, parsed here into what ``plain_openvino.py`` puts
+in the rows it reports for its other APIs.
 
 Run on its own: ``python plain_openvino_cpp.py [--json]`` runs only the C++ part, with the same
 report, JSON keys and exit status as ``plain_openvino.py``.
@@ -18,7 +19,6 @@ report, JSON keys and exit status as ``plain_openvino.py``.
 
 import hashlib
 import importlib
-import importlib.util
 import os
 import re
 import shutil
@@ -26,7 +26,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SOURCE = Path(__file__).with_name("plain_openvino.cpp")
+SOURCE = Path(__file__).parent / "attachments" / "openvino_stale_copies.cpp"
 MODELS = ("param_result_and_sin", "param_result_only")  # the program's two models, as plain_openvino.py names them
 COMPILERS = ("c++", "g++", "clang++")
 BUILD_TIMEOUT, RUN_TIMEOUT = 300, 300
@@ -100,19 +100,19 @@ def build():
 
 
 def parse_line(match):
-    """One output line -> a row like plain_openvino.py's (no compiled model to inspect, no expected row)."""
+    """One output line -> {model, order, symptoms, max_abs_diff, actual} (no compiled model to inspect)."""
     flags = dict(item.split("=") for item in match["symptoms"].split())
     diffs = {name: float(value) for name, value in (item.split("=") for item in match["diffs"].split())}
     symptoms = {name: None if value == "-" else value == "1" for name, value in flags.items()}
     if symptoms["wrong_downstream"] is None:
         diffs["downstream"] = None
-    return {"api": "cpp", "device": "CPU", "model": match["model"], "order": match["order"], "error": None,
-            "result_fed_by_parameter": None, "symptoms": symptoms, "max_abs_diff": diffs, "expected": None,
+    return {"model": match["model"], "order": match["order"], "symptoms": symptoms, "max_abs_diff": diffs,
             "actual": [float(value) for value in match["actual"].split()]}
 
 
 def run():
-    """(rows, the program's output verbatim); CppUnavailable if it cannot be built."""
+    """(one parsed line per model and order, the program's output verbatim); CppUnavailable if it cannot be
+    built."""
     binary, _ = build()
     try:
         result = subprocess.run([str(binary)], capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False)
@@ -126,10 +126,7 @@ def run():
 
 
 def main(argv=None):
-    path = Path(__file__).with_name("plain_openvino.py")
-    spec = importlib.util.spec_from_file_location("plain_openvino", path)
-    plain = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(plain)
+    plain = importlib.import_module(f"{__package__}.plain_openvino" if __package__ else "plain_openvino")
     return plain.main(["--api", "cpp", *(sys.argv[1:] if argv is None else argv)])
 
 

@@ -7,22 +7,25 @@ post-lowering check); every other test (the stock-is-wrong expectations, the wor
 mechanics) is deselected. At the end a summary per capability says passed / failed and the first
 failing case of each, with its error: what a reviewer pastes into a pull request.
 
-The conftest forwards pytest's hooks here.
+A pytest plugin (``pytest_plugins`` in the conftest loads it).
 """
 
 import pytest
 
-WORKAROUND = "workaround"
 CAPABILITIES = ("copies", "channels-last", "by-path", "guards", "property-based")
-_state = {"lowering": WORKAROUND, "spec": None, "results": {}}
+_state = {"lowering": None, "spec": None, "results": {}}
 
 
 def under_test():
-    """The name of the lowering the ``under_test`` tests hold to eager (a key of PARTITIONERS)."""
+    """The ``Lowering`` the ``under_test`` tests hold to eager: the workaround, or the candidate."""
+    if _state["lowering"] is None:
+        from repro.harness.lowerings import WORKAROUND
+
+        return WORKAROUND
     return _state["lowering"]
 
 
-def add_options(parser):
+def pytest_addoption(parser):
     group = parser.getgroup("candidate", "gate a candidate partitioner")
     group.addoption("--partitioner", metavar="module:Class", default=None,
                     help="run the tests that hold the workaround to eager against this partitioner class "
@@ -31,22 +34,22 @@ def add_options(parser):
                     help="with --partitioner: a transform pass class to lower with (repeatable)")
 
 
-def configure(config):
+def pytest_configure(config):
     spec, passes = config.getoption("--partitioner"), config.getoption("--transform-pass")
     if passes and not spec:
         raise pytest.UsageError("--transform-pass goes with --partitioner module:Class")
     if not spec:
         return
-    from repro import candidates
+    from repro.harness import candidates
 
     try:
-        _state["lowering"] = candidates.register(spec, passes)
+        _state["lowering"] = candidates.candidate_lowering(spec, passes)
     except candidates.CandidateError as error:
         raise pytest.UsageError(str(error)) from None
     _state["spec"] = " ".join([spec, *(f"--transform-pass {p}" for p in passes)])
 
 
-def deselect_all_but_under_test(config, items):
+def pytest_collection_modifyitems(config, items):
     if not _state["spec"]:
         return
     kept = [item for item in items if item.get_closest_marker("under_test")]
@@ -56,7 +59,7 @@ def deselect_all_but_under_test(config, items):
 
 def capability(item):
     """Which capability a test checks: from its catalogue case's group, else from the test itself."""
-    from repro import catalogue
+    from repro.harness import catalogue
 
     if "fuzz" in item.module.__name__:
         return "property-based"
@@ -66,6 +69,12 @@ def capability(item):
     groups = (("channels-last", catalogue.DIM_ORDER_CASES), ("by-path", catalogue.CONSTANT_CASES),
               ("guards", catalogue.GUARD_CASES))
     return next((name for name, cases in groups if case in {c.name for c in cases}), "copies")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    record(item, outcome.get_result())
 
 
 def record(item, report):
@@ -79,6 +88,13 @@ def record(item, report):
         results["first"] = results["first"] or f"{item.name}: {message.splitlines()[0][:300]}"
     elif report.when == "call" and report.passed:
         results["passed"] += 1
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_terminal_summary(terminalreporter):
+    yield  # after pytest's own summary of failures: the last thing before the counts
+    for line in summary_lines():
+        terminalreporter.write_line(line)
 
 
 def summary_lines():

@@ -9,7 +9,7 @@ for the marks that let the checker recognise such a model after export and impor
 import numpy as np
 import pytest
 
-from tests.conftest import skip_module_without_executorch_path
+from tests.helpers import skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 boundary = pytest.importorskip("workaround.boundary_dim_orders")
@@ -117,12 +117,13 @@ def test_partition_lowered_with_a_dynamic_batch_reads_any_batch_in_its_dim_order
     import torch
     from executorch.exir import to_edge_transform_and_lower
 
-    from repro import catalogue, lowering
+    from repro.harness import catalogue
+    from repro.harness.lowerings import WORKAROUND
 
     model = catalogue.Forward(lambda x: catalogue.CONV(x).mean(0, keepdim=True)).eval()
     frame = catalogue.uniform(2, 3, 4, 4, channels_last=True)
     exported = torch.export.export(model, (frame,), dynamic_shapes=(({0: torch.export.Dim("batch", max=8)},),))
-    partitioner, _ = lowering.PARTITIONERS["workaround"]()
+    partitioner, _ = WORKAROUND.make()
     edge = to_edge_transform_and_lower(exported, partitioner=[partitioner])
     [blob] = [bytes(module.processed_bytes) for module in edge.exported_program().graph_module.modules()
               if type(module).__name__ == "LoweredBackendModule"]

@@ -7,24 +7,21 @@ a result and not the end of the run, the workaround's programs keep their blobs 
 correctly with every loader, and the rule follows the partitioner, not the process.
 """
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from tests.candidate_gate import under_test
-from tests.conftest import skip_module_without_executorch_path
+from tests.helpers import ATTACHMENTS, run_cli, skip_module_without_executorch_path
 from tests.release_behaviour import IMPORT_KEEPS_CALLER_BUFFER_FROM, installed_openvino
 
 skip_module_without_executorch_path()
-executorch_path = pytest.importorskip("repro.executorch_path")
 
 from executorch.exir import ExecutorchBackendConfig  # noqa: E402
 from executorch.exir.passes import MemoryPlanningPass  # noqa: E402
 
-from repro import catalogue, lowering  # noqa: E402
-from repro.program_runner import ProgramRunner  # noqa: E402
+from repro.harness import catalogue, lowering  # noqa: E402
+from repro.harness.case_runs import eager_outputs, load_outcome  # noqa: E402
+from repro.harness.lowerings import LOWERINGS  # noqa: E402
+from repro.harness.program_runner import ProgramRunner  # noqa: E402
 from workaround import install, pte_reader, uninstall  # noqa: E402
 from workaround.inline_blobs import INLINE_BLOBS  # noqa: E402
 
@@ -38,7 +35,7 @@ def blobs_in_segments(program):
 
 
 def lowered(case_name, partitioner):
-    return lowering.lower(catalogue.CASES[case_name], lowering.PARTITIONERS[partitioner]())
+    return lowering.lower(catalogue.CASES[case_name], LOWERINGS[partitioner])
 
 
 def test_a_crash_is_a_result_and_the_next_program_gets_a_fresh_child(lowered_case, tmp_path):
@@ -76,9 +73,8 @@ def test_workaround_program_is_correct_in_the_cpp_module_loader(lowered_case, mo
     record = lowered_case(case, under_test())
     inputs = catalogue.CASES[case].inputs()
     run = module_loader.run(record["pte"], inputs)
-    outcome = executorch_path.load_outcome(catalogue.CASES[case], run, inputs,
-                                           executorch_path.eager_outputs(catalogue.CASES[case], inputs),
-                                           record["declared_dim_orders"])
+    outcome = load_outcome(catalogue.CASES[case], run, inputs, eager_outputs(catalogue.CASES[case], inputs),
+                           record["declared_dim_orders"])
     assert outcome["outcome"] == "correct", outcome
 
 
@@ -130,10 +126,9 @@ def test_install_keeps_blobs_inline_for_the_stock_partitioner_and_uninstall_rest
 
 
 def test_minimal_executorch_reproducer_matches_the_release_table():
-    """repro/executorch_by_path.py, the reproducer in the ExecuTorch report: by path it crashes from
-    2026.4.0; from bytes, and with the blob inline, it is correct."""
-    result = subprocess.run([sys.executable, str(Path(catalogue.__file__).with_name("executorch_by_path.py"))],
-                            capture_output=True, text=True, check=False, timeout=600)
+    """repro/attachments/executorch_frees_blob.py, the reproducer in the ExecuTorch report: by path it crashes
+    from 2026.4.0; from bytes, and with the blob inline, it is correct."""
+    result = run_cli("python", ATTACHMENTS / "executorch_frees_blob.py")
     lines = result.stdout.splitlines()
     assert lines[1].startswith("blob in segment, loaded from bytes: max |diff|"), result.stdout
     assert lines[3].startswith("blob in inline , loaded from path : max |diff|"), result.stdout

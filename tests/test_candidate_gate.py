@@ -4,19 +4,15 @@ Each run is a child pytest over a small subset of the catalogue, so that the opt
 way a developer passes it (``tox -e ov2026.4 -- --partitioner ...``).
 """
 
-import subprocess
-import sys
-from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
 
-from tests.conftest import skip_module_without_executorch_path
+from tests.helpers import run_cli, skip_module_without_executorch_path
 from tests.release_behaviour import IMPORT_KEEPS_CALLER_BUFFER_FROM, installed_openvino
 
 skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch
-PROJECT = Path(__file__).resolve().parent.parent
 STOCK = "executorch.backends.openvino.partitioner:OpenvinoPartitioner"
 # One case per capability: a copy, a channels-last input, a constant read in place, a 0-d input.
 SUBSET = "test_workaround_equals_eager and (upstream_clone_sin or conv_channels_last_input or conv_bias_relu " \
@@ -26,9 +22,8 @@ SUBSET = "test_workaround_equals_eager and (upstream_clone_sin or conv_channels_
 def gate(tmp_path, *options):
     """(exit code, stdout, {test id: outcome}) of a child pytest over SUBSET."""
     report = tmp_path / f"junit{len(list(tmp_path.glob('junit*')))}.xml"
-    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-k", SUBSET,
-                             f"--junitxml={report}", "tests/test_workaround_end_to_end.py", *options],
-                            cwd=PROJECT, capture_output=True, text=True, check=False, timeout=1200)
+    result = run_cli("python", "-m", "pytest", "-p", "no:cacheprovider", "-q", "-k", SUBSET,
+                     f"--junitxml={report}", "tests/test_workaround_end_to_end.py", *options, timeout=1200)
     outcomes = {}
     if report.exists():
         for case in ElementTree.parse(report).iter("testcase"):
@@ -68,13 +63,12 @@ def test_the_stock_partitioner_as_a_candidate_fails_naming_the_first_case_of_eac
 @pytest.mark.parametrize(("options", "message"), [
     (["--partitioner", "nosuch.module:Partitioner"], "cannot import nosuch.module: ModuleNotFoundError"),
     (["--partitioner", "workaround:NoSuchClass"], "workaround has no NoSuchClass"),
-    (["--partitioner", "repro.catalogue:Case"], "is not a subclass of ExecuTorch's"),
+    (["--partitioner", "repro.harness.catalogue:Case"], "is not a subclass of ExecuTorch's"),
     (["--partitioner=workaround"], "expected module.path:ClassName"),
-    (["--transform-pass", "workaround.dim_order:DefaultDimOrderForOpenvino"], "--transform-pass goes with"),
+    (["--transform-pass", "workaround:DefaultDimOrderForOpenvino"], "--transform-pass goes with"),
 ])
 def test_a_bad_candidate_is_a_one_line_usage_error_before_any_test_runs(options, message):
-    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *options],
-                            cwd=PROJECT, capture_output=True, text=True, check=False, timeout=300)
+    result = run_cli("python", "-m", "pytest", "-p", "no:cacheprovider", "-q", *options, timeout=300)
     assert result.returncode == pytest.ExitCode.USAGE_ERROR, result.stdout[-2000:] + result.stderr[-2000:]
     [line] = [line for line in result.stderr.splitlines() if line.startswith("ERROR:")]
     assert message in line

@@ -1,17 +1,20 @@
-"""Every script says its exit codes in --help (and exits 0 there); every tox env says what it is for."""
+"""Every script says its exit codes in --help (and exits 0 there), by path and as a module; every tox env
+says what it is for, and the per-release envs agree with the release facts in ``repro/releases.py``."""
 
 import importlib.util
 import re
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from packaging.version import Version
 
-REPRO = Path(__file__).resolve().parent.parent / "repro"
-PLAIN = ["plain_openvino.py", "plain_openvino_c.py", "plain_openvino_cpp.py", "import_lifetime.py", "matrix.py"]
-NEED_TORCH = ["executorch_path.py", "executorch_by_path.py", "executorch_channels_last.py"]
+from repro import releases
+from tests.helpers import PROJECT, REPRO, run_cli
+
+PLAIN = ["plain_openvino.py", "plain_openvino_c.py", "plain_openvino_cpp.py", "matrix.py",
+         "attachments/openvino_import_lifetime.py"]
+NEED_TORCH = ["executorch_path.py", "main_job.py", "attachments/executorch_frees_blob.py",
+              "attachments/executorch_channels_last.py"]
 
 
 def scripts():
@@ -23,19 +26,34 @@ def scripts():
 
 @pytest.mark.parametrize("script", list(scripts()))
 def test_every_script_states_its_exit_codes_in_help(script):
-    result = subprocess.run([sys.executable, str(REPRO / script), "--help"], capture_output=True, text=True,
-                            check=False, timeout=300)
+    result = run_cli("python", REPRO / script, "--help", cwd="/", timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "2 usage error" in " ".join(result.stdout.split()), result.stdout
 
 
+@pytest.mark.parametrize("module", ["plain_openvino", "matrix", "plain_openvino_c", "plain_openvino_cpp"])
+def test_the_scripts_run_as_modules_too(module):
+    """``python -m repro.NAME`` (what tox runs) parses the same options as ``python repro/NAME.py``."""
+    result = run_cli("python", "-m", f"repro.{module}", "--help", timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "2 usage error" in " ".join(result.stdout.split()), result.stdout
+
+
+def test_only_the_by_path_bootstrap_touches_sys_path():
+    """Scripts run by path import the project's packages through ``repro/_as_script.py`` alone."""
+    touching = sorted(str(path.relative_to(PROJECT)) for folder in ("repro", "benchmarks", "workaround", "tests")
+                      for path in (PROJECT / folder).rglob("*.py")
+                      if "sys.path.insert" in path.read_text() and path.name != "test_command_line.py")
+    assert touching == ["repro/_as_script.py"]
+
+
 def test_the_checker_states_its_exit_codes_in_help():
-    result = subprocess.run([sys.executable, "-m", "workaround.check", "--help"], capture_output=True, text=True,
-                            check=False, timeout=300, cwd=REPRO.parent)
+    result = run_cli("python", "-m", "workaround.check", "--help", timeout=300)
     if result.returncode and "No module named" in result.stderr:
         pytest.skip("the checker needs ExecuTorch's schema here")
     assert result.returncode == 0, result.stderr[-2000:]
-    assert "2 not a readable .pte or a usage error" in " ".join(result.stdout.split())
+    assert ("2 not a readable .pte (or nothing could be checked: this OpenVINO cannot open its blobs) or a usage "
+            "error") in " ".join(result.stdout.split())
 
 
 TOX = shutil.which("tox")
@@ -49,20 +67,41 @@ DESCRIPTIONS = {"ov2026.4": "the whole gate (bug as this release shows it, and t
 @pytest.mark.skipif(TOX is None, reason="tox is not on the PATH")
 def test_every_tox_env_has_its_own_description_and_no_stray_env_exists():
     """A description starting with 'word:' is read as a factor condition (it once made a 'benchmarks' env)."""
-    shown = subprocess.run([TOX, "config", "-k", "description", "-e", ",".join(DESCRIPTIONS)], cwd=REPRO.parent,
-                           capture_output=True, text=True, check=True, timeout=120).stdout
+    shown = run_cli(TOX, "config", "-k", "description", "-e", ",".join(DESCRIPTIONS), timeout=120).stdout
     found = dict(re.findall(r"\[testenv:([^\]]+)\]\ndescription = (.*)", shown))
     assert set(found) == set(DESCRIPTIONS)
     for env, start in DESCRIPTIONS.items():
         assert found[env].startswith(start), (env, found[env])
-    listed = subprocess.run([TOX, "list", "--no-desc"], cwd=REPRO.parent, capture_output=True, text=True,
-                            check=True, timeout=120).stdout.split()
+    listed = run_cli(TOX, "list", "--no-desc", timeout=120).stdout.split()
     assert {"repro", "matrix", "bench", "lint", "ov2023.1", "ov2026.4"} <= set(listed)
     assert "benchmarks" not in listed
 
 
+def tox_values(key, envs):
+    """{env: value of ``key``} as tox resolves it for each env."""
+    shown = run_cli(TOX, "config", "-k", key, "-e", ",".join(envs), timeout=120).stdout
+    return {env: value.strip() for env, value in re.findall(rf"\[testenv:([^\]]+)\]\n{key} =(.*?)(?=\n\[|\Z)",
+                                                            shown, re.S)}
+
+
+@pytest.mark.skipif(TOX is None, reason="tox is not on the PATH")
+def test_the_per_release_envs_are_the_ones_the_release_facts_name():
+    """One env per series from releases.TOX_FROM, pinning its newest patch; numpy<2 where the wheel needs it; the
+    ExecuTorch stack from EXECUTORCH_INSTALLS_FROM on, declared unavailable before."""
+    expected = releases.tox_envs()
+    listed = [env for env in run_cli(TOX, "list", "--no-desc", timeout=120).stdout.split() if env.startswith("ov")]
+    assert listed == list(expected)
+    deps, groups = tox_values("deps", expected), tox_values("dependency_groups", expected)
+    unavailable = tox_values("set_env", expected)
+    for env, release in expected.items():
+        assert f"openvino=={release}" in deps[env].split(), (env, deps[env])
+        assert ("numpy<2" in deps[env]) == (Version(release) < releases.NUMPY_2_FROM), (env, deps[env])
+        installs = Version(release) >= releases.EXECUTORCH_INSTALLS_FROM
+        assert ("executorch" in groups[env].split()) == installs, (env, groups[env])
+        assert ("EXECUTORCH_UNAVAILABLE" in unavailable[env]) == (not installs), (env, unavailable[env])
+
+
 def test_the_plain_reproducer_prints_no_third_party_warnings():
-    result = subprocess.run([sys.executable, str(REPRO / "plain_openvino.py")], capture_output=True, text=True,
-                            check=False, timeout=600)
+    result = run_cli("python", REPRO / "plain_openvino.py")
     assert result.returncode in (0, 1, 125), result.stderr[-2000:]
     assert "Warning" not in result.stderr

@@ -7,24 +7,21 @@ workaround may be retired. Cases that are correct are asserted correct.
 
 import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from tests.conftest import skip_module_without_executorch_path
+from tests.helpers import ATTACHMENTS, REPRO, run_cli, skip_module_without_executorch_path
 from tests.outcomes import assert_equals_eager, expected_failure
 from tests.release_behaviour import (
     ALIAS_COPY_DELEGATED_FROM,
-    DYNAMIC_OUTPUT_CASES,
     installed_openvino,
     stock_outcome,
 )
 
 skip_module_without_executorch_path()
 executorch_path = pytest.importorskip("repro.executorch_path")
-from repro.catalogue import CASES  # noqa: E402
+from repro.harness.case_runs import GATE_LOADS  # noqa: E402
+from repro.harness.catalogue import CASES, NOT_RESIZED  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 
@@ -33,8 +30,8 @@ CLONE_OPS = {"aten.clone.default", "dim_order_ops._clone_dim_order.default"}
 
 def stock_cases():
     for name in CASES:
-        for load in executorch_path.GATE_LOADS:
-            outcome, why = stock_outcome(name, load)
+        for load in GATE_LOADS:
+            outcome, why = stock_outcome(CASES[name], load)
             yield pytest.param(name, load, id=f"{name}-{load}",
                                marks=[] if outcome == "correct" else [expected_failure(outcome, why)])
 
@@ -45,10 +42,14 @@ def test_stock_partitioner_equals_eager(lowered_case, case, load):
 
 
 def replayable_cases():
-    return [name for name in CASES if stock_outcome(name)[0] not in ("lowering_failed", "runtime_failed")]
+    """The cases whose stock program runs, except those whose only fault is the runtime's: a dynamic output
+    it never resizes (their blobs, replayed in plain OpenVINO, return the right shape)."""
+    ran = {"correct", "wrong", "crashed_or_wrong"}
+    return [name for name, case in CASES.items()
+            if stock_outcome(case)[0] in ran and case.stock.why != NOT_RESIZED]
 
 
-@pytest.mark.parametrize("case", [name for name in replayable_cases() if name not in DYNAMIC_OUTPUT_CASES])
+@pytest.mark.parametrize("case", replayable_cases())
 def test_replayed_blob_gives_the_runtimes_values(lowered_case, case):
     """Plain OpenVINO, fed the delegate's inputs in the runtime's order, returns exactly what the runtime did.
     (Not for dynamic-shaped outputs: OpenVINO returns the right shape, the runtime never resizes to it.)"""
@@ -87,8 +88,7 @@ def test_atan2_runs_outside_after_the_delegate_and_reads_a_clobbered_input(lower
 
 
 def run_script(*args, **env):
-    return subprocess.run([sys.executable, executorch_path.__file__, *args], check=False, capture_output=True,
-                          text=True, timeout=600, env={**os.environ, **env})
+    return run_cli("python", REPRO / "executorch_path.py", *args, env={**os.environ, **env})
 
 
 def test_script_json_and_saved_pte(tmp_path):
@@ -143,11 +143,9 @@ def test_report_usage_errors_are_one_line_and_exit_2(arguments, message):
 
 
 def test_minimal_channels_last_reproducer_reproduces():
-    """repro/executorch_channels_last.py, the reproducer in the ExecuTorch report (ExecuTorch's bug: every
-    OpenVINO release that runs the ExecuTorch path shows it)."""
-    script = Path(executorch_path.__file__).with_name("executorch_channels_last.py")
-    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=False,
-                            timeout=600)
+    """repro/attachments/executorch_channels_last.py, the reproducer in the ExecuTorch report (ExecuTorch's
+    bug: every OpenVINO release that runs the ExecuTorch path shows it)."""
+    result = run_cli("python", ATTACHMENTS / "executorch_channels_last.py")
     lines = result.stdout.splitlines()
     assert result.returncode == 1, result.stdout + result.stderr[-2000:]
     contiguous, channels_last = (float(line.rsplit(" ", 1)[1]) for line in lines[1:3])
@@ -166,9 +164,9 @@ def test_script_runs_a_candidate_partitioner_named_by_import_path(tmp_path):
 
 @pytest.mark.parametrize(("arguments", "message"), [
     (["--partitioner", "nosuch.module:Partitioner"], "cannot import nosuch.module"),
-    (["--partitioner", "repro.catalogue:Case"], "is not a subclass of ExecuTorch's"),
+    (["--partitioner", "repro.harness.catalogue:Case"], "is not a subclass of ExecuTorch's"),
     (["--partitioner", "bogus"], "is neither one of none, stock, workaround nor module.path:ClassName"),
-    (["--transform-pass", "workaround.dim_order:DefaultDimOrderForOpenvino"], "goes with a candidate partitioner"),
+    (["--transform-pass", "workaround:DefaultDimOrderForOpenvino"], "goes with a candidate partitioner"),
 ])
 def test_a_bad_candidate_is_a_usage_error(arguments, message):
     result = run_script(*arguments)

@@ -1,17 +1,15 @@
 """The gate cannot pass by not running: a missing ExecuTorch stack is an error where it should be there."""
 
 import os
-import subprocess
-import sys
-from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parent.parent
+from tests.helpers import run_cli
+
 # A module-level skip decision with torch made unimportable, as in an env whose install went wrong.
 CHILD = """
 import sys
 sys.modules["torch"] = None
 import pytest
-from tests.conftest import skip_module_without_executorch_path
+from tests.helpers import skip_module_without_executorch_path
 try:
     skip_module_without_executorch_path()
 except pytest.skip.Exception as skipped:
@@ -25,8 +23,8 @@ def decide_without_torch(declared):
     env = {key: value for key, value in os.environ.items() if key != "EXECUTORCH_UNAVAILABLE"}
     if declared:
         env["EXECUTORCH_UNAVAILABLE"] = declared
-    result = subprocess.run([sys.executable, "-c", CHILD], cwd=PROJECT, env=env, capture_output=True, text=True,
-                            check=True, timeout=120)
+    result = run_cli("python", "-c", CHILD, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
     return result.stdout.strip()
 
 

@@ -1,20 +1,17 @@
-"""repro/import_lifetime.py, the plain OpenVINO reproducer of the blob-lifetime change, held to the
-release table on the installed release (no ExecuTorch needed: it runs in every tox env)."""
+"""repro/attachments/openvino_import_lifetime.py, the plain OpenVINO reproducer of the blob-lifetime change,
+held to the release table on the installed release (no ExecuTorch needed: it runs in every tox env)."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
+from tests.helpers import ATTACHMENTS, run_cli
 from tests.outcomes import UPSTREAM_CHANGED
 from tests.release_behaviour import C_API_IN_WHEEL_FROM, IMPORT_KEEPS_CALLER_BUFFER_FROM, installed_openvino
 
-SCRIPT = Path(__file__).resolve().parent.parent / "repro" / "import_lifetime.py"
+SCRIPT = ATTACHMENTS / "openvino_import_lifetime.py"
 
 
 def run(*args):
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, check=False,
-                          timeout=300)
+    return run_cli("python", SCRIPT, *args, timeout=300)
 
 
 def test_import_lifetime_reproducer_matches_the_release_table():
@@ -39,6 +36,6 @@ def test_text_report_shows_expected_and_actual_and_ends_with_the_verdict():
 def test_unknown_argument_is_a_usage_error():
     result = run("--jsn")
     assert result.returncode == 2
-    assert result.stderr.strip() == ("import_lifetime.py: error: unknown arguments "
-                                     "(usage: import_lifetime.py [--json])")
+    assert result.stderr.strip() == ("openvino_import_lifetime.py: error: unknown arguments "
+                                     "(usage: openvino_import_lifetime.py [--json])")
 

@@ -1,25 +1,21 @@
 """The main job (``tox -e repro``): quiet, and ending in one line that says what it found."""
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from tests.conftest import skip_module_without_executorch_path
+from tests.helpers import REPRO, run_cli, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch
-MAIN_JOB = Path(__file__).resolve().parent.parent / "repro" / "main_job.py"
 # What torch, torchao, tokenizers and the runtime print on import, none of it about the bugs.
 THIRD_PARTY_NOISE = re.compile(r"Warning|torchao|_pytree|tokenizers|cpuinfo|Failed to load|Op not supported")
 
 
 @pytest.fixture(scope="module")
 def main_job():
-    return subprocess.run([sys.executable, str(MAIN_JOB), "--case", "upstream_clone_sin", "--case",
-                           "conv_bias_relu"], capture_output=True, text=True, check=False, timeout=900)
+    return run_cli("python", "-m", "repro.main_job", "--case", "upstream_clone_sin", "--case", "conv_bias_relu",
+                   timeout=900)
 
 
 def test_it_succeeds_and_ends_with_one_line_saying_what_it_found(main_job):
@@ -39,9 +35,7 @@ def test_it_shows_the_reports_without_third_party_noise(main_job):
 
 
 def test_the_executorch_script_alone_hides_import_chatter_unless_verbose():
-    script = MAIN_JOB.parent / "executorch_path.py"
-    quiet, verbose = (subprocess.run([sys.executable, str(script), "--case", "clone_only", *flag],
-                                     capture_output=True, text=True, check=False, timeout=600)
+    quiet, verbose = (run_cli("python", REPRO / "executorch_path.py", "--case", "clone_only", *flag)
                       for flag in ([], ["-v"]))
     assert quiet.returncode == verbose.returncode == 1
     assert [line for line in quiet.stderr.splitlines() if THIRD_PARTY_NOISE.search(line)] == []

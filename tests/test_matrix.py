@@ -4,13 +4,23 @@ and one real run over two releases that behave differently (marked ``matrix``)."
 import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from repro import matrix, matrix_report, release_boundaries, report_markdown, stale_copies_report, upstream_reports
+from repro import releases
+from repro.reports import (
+    executorch_frees_blob,
+    matrix_report,
+    matrix_runs,
+    openvino_import_lifetime,
+    release_boundaries,
+)
+from repro.reports import markdown as report_markdown
+from repro.reports import openvino_stale_copies as stale_copies_report
+from repro.reports import upstream as upstream_reports
+from tests.helpers import REPRO, run_cli
 from tests.release_behaviour import CPP_HEADERS_IN_WHEEL_FROM, expected_symptoms, installed_openvino
 
 DATA = Path(__file__).parent / "data"
@@ -45,13 +55,12 @@ def recorded_matrix():
 @pytest.mark.parametrize(("text", "expected"), [
     ("2024.0.0", ["2024.0.0"]), ("2024.0.0, 2026.4", ["2024.0.0", "2026.4"]), ("9999.1", ["9999.1"])])
 def test_versions_argument_accepts_releases_and_series(text, expected):
-    assert matrix.release_list(text) == expected
+    assert releases.release_list(text) == expected
 
 
 @pytest.mark.parametrize("text", ["latest", "2024", "24.0.0", "2024.0.0rc1", ","])
 def test_malformed_versions_are_a_usage_error(text):
-    result = subprocess.run([sys.executable, matrix.__file__, "--versions", text], capture_output=True, text=True,
-                            check=False, timeout=60)
+    result = run_cli("python", REPRO / "matrix.py", "--versions", text, timeout=60)
     assert result.returncode == 2
     assert "not a release like 2024.0.0" in result.stderr
 
@@ -60,7 +69,7 @@ def test_malformed_versions_are_a_usage_error(text):
     ("2025.4.1", "2025.4.1"), ("2025.4", "2025.4.1"), ("2026.2", "2026.2.1"),
     ("9999.1", None), ("2025.4.7", None)])
 def test_series_resolve_to_their_newest_patch_and_unknown_ones_to_nothing(requested, resolved):
-    assert matrix.resolve(requested, matrix.BUILTIN_RELEASES) == resolved
+    assert releases.resolve(requested, releases.BUILTIN_RELEASES) == resolved
 
 
 def test_without_an_index_the_builtin_list_is_used_and_said(monkeypatch):
@@ -69,8 +78,8 @@ def test_without_an_index_the_builtin_list_is_used_and_said(monkeypatch):
     monkeypatch.setenv("PIP_INDEX_URL", "http://127.0.0.1:9/simple")  # nothing listens there
     monkeypatch.setenv("PIP_RETRIES", "0")
     monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
-    releases, note = matrix.discover_releases()
-    assert releases == matrix.BUILTIN_RELEASES
+    found, note = releases.discover_releases()
+    assert found == releases.BUILTIN_RELEASES
     assert note.startswith("The package index could not be asked")
 
 
@@ -84,7 +93,7 @@ def test_without_an_index_the_builtin_list_is_used_and_said(monkeypatch):
 def test_a_failing_release_becomes_a_row_with_its_status(tmp_path, body, status, detail):
     script = tmp_path / "reproducer.py"
     script.write_text(body)
-    got_status, got_detail, _ = matrix.run_script(sys.executable, script, timeout=2)
+    got_status, got_detail, _ = matrix_runs.run_script(sys.executable, script, timeout=2)
     assert got_status == status
     assert detail in got_detail
 
@@ -200,8 +209,8 @@ def code_block_after(markdown, marker, language):
 def test_snippet_in_the_report_shows_this_releases_symptoms(recorded_matrix):
     report = stale_copies_report.openvino_stale_copies(recorded_matrix)
     snippet = code_block_after(report, "Save as", "python")
-    result = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, check=True,
-                            timeout=300)
+    result = run_cli("python", "-c", snippet, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
     expected = expected_symptoms("param_result_and_sin", "inputs_first")
     cpu = next(line for line in result.stdout.splitlines() if line.startswith("CPU:"))
     checks = dict(part.rsplit(": ", 1) for part in cpu.removeprefix("CPU: ").split("; "))
@@ -220,18 +229,17 @@ def test_cpp_build_lines_in_the_report_build_and_reproduce(recorded_matrix, tmp_
     report = stale_copies_report.openvino_stale_copies(recorded_matrix)
     shutil.copy(stale_copies_report.CPP_REPRODUCER, tmp_path)
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"  # `python` is this interpreter
-    result = subprocess.run(["bash", "-c", code_block_after(report, "built against the wheel", "sh")],
-                            cwd=tmp_path, capture_output=True, text=True, check=False, timeout=600,
-                            env={**os.environ, "PATH": path})
+    result = run_cli("bash", "-c", code_block_after(report, "built against the wheel", "sh"), cwd=tmp_path,
+                     env={**os.environ, "PATH": path})
     assert result.returncode == 1, result.stderr[-2000:]
     assert result.stdout.rstrip().endswith("BUG REPRODUCED")
 
 
 @pytest.mark.matrix
 def test_real_matrix_from_one_release_bisects_the_boundaries_and_reuses_environments(tmp_path):
-    command = [sys.executable, matrix.__file__, "--versions", "2026.4", "--out", str(tmp_path / "out"),
-               "--cache", str(tmp_path / "envs"), "--reports", str(tmp_path / "reports")]
-    first = subprocess.run(command, capture_output=True, text=True, check=False, timeout=3600)
+    command = ["python", REPRO / "matrix.py", "--versions", "2026.4", "--out", tmp_path / "out",
+               "--cache", tmp_path / "envs", "--reports", tmp_path / "reports"]
+    first = run_cli(*command, timeout=3600)
     assert first.returncode == 0, first.stderr[-3000:]
     rows = json.loads((tmp_path / "out" / "matrix.json").read_text())["rows"]
     assert len(rows) < 27, "bisection, not every release"
@@ -244,7 +252,7 @@ def test_real_matrix_from_one_release_bisects_the_boundaries_and_reuses_environm
     assert "not measured" not in report
     assert "| 2026.4.1 | bug reproduced |" in (tmp_path / "out" / "matrix.md").read_text()
     assert sorted(p.name for p in (tmp_path / "reports").iterdir()) == sorted(upstream_reports.REPORTS)
-    second = subprocess.run(command, capture_output=True, text=True, check=False, timeout=1800)
+    second = run_cli(*command, timeout=1800)
     assert second.stderr.count("(environment: cached)") == len(rows), second.stderr
 
 
@@ -253,10 +261,11 @@ def test_real_matrix_from_one_release_bisects_the_boundaries_and_reuses_environm
 IMPORT_RECORDED = ["2024.0.0", "2025.2.0", "2026.3.1", "2026.4.0", "2026.4.1"]
 
 
-def import_matrix(releases, executorch=None):
+def import_matrix(measured, executorch=None, by_path=None):
     rows = [{**failure_row("bug", "", release), "import_lifetime": recorded("import", release),
-             "executorch": (executorch or {}).get(release)} for release in releases]
-    return {"index_note": "recorded", "available": matrix.BUILTIN_RELEASES, "rows": rows,
+             "executorch": (executorch or {}).get(release), "executorch_by_path": (by_path or {}).get(release)}
+            for release in measured]
+    return {"index_note": "recorded", "available": releases.BUILTIN_RELEASES, "rows": rows,
             "summary": matrix_report.summarize(rows)}
 
 
@@ -270,7 +279,7 @@ def test_release_table_has_the_import_column(recorded_matrix):
 
 
 def test_import_report_names_the_first_bad_release_and_the_good_one_before_it():
-    report = upstream_reports.openvino_import_lifetime(import_matrix(IMPORT_RECORDED))
+    report = openvino_import_lifetime.openvino_import_lifetime(import_matrix(IMPORT_RECORDED))
     assert "First bad release: 2026.4.0; the release before it that was run, 2026.3.1, is fine." in report
     assert "Not run in between" not in report
     assert "import_lifetime.py" in report
@@ -279,7 +288,7 @@ def test_import_report_names_the_first_bad_release_and_the_good_one_before_it():
 
 
 def test_import_report_says_which_releases_between_were_not_run():
-    report = upstream_reports.openvino_import_lifetime(import_matrix(["2025.2.0", "2026.4.1"]))
+    report = openvino_import_lifetime.openvino_import_lifetime(import_matrix(["2025.2.0", "2026.4.1"]))
     assert "First bad release: 2026.4.1; the release before it that was run, 2025.2.0, is fine." in report
     assert "Not run in between: 2025.3.0, 2025.4.0, 2025.4.1, 2026.0.0" in report
     assert "2026.3.1, 2026.4.0." in report
@@ -290,20 +299,20 @@ def test_first_bad_release_when_the_oldest_run_is_already_bad():
     assert sentence == "Seen in every release run from 2026.4.0 (the oldest run) on; older releases were not run."
 
 
-@pytest.mark.parametrize("render", [upstream_reports.openvino_import_lifetime,
-                                    upstream_reports.executorch_frees_blob])
+@pytest.mark.parametrize("render", [openvino_import_lifetime.openvino_import_lifetime,
+                                    executorch_frees_blob.executorch_frees_blob])
 def test_lifetime_reports_embed_their_reproducer_and_point_into_the_sources(render):
     report = render(import_matrix(IMPORT_RECORDED))
     assert report.startswith("# [")
     for heading in ("## Summary", "## Reproducer", "## Releases", "## Where"):
         assert heading in report
-    reproducer = (upstream_reports.IMPORT_REPRODUCER if render is upstream_reports.openvino_import_lifetime
-                  else upstream_reports.EXECUTORCH_REPRODUCER)
+    reproducer = {openvino_import_lifetime.openvino_import_lifetime: openvino_import_lifetime.IMPORT_REPRODUCER,
+                  executorch_frees_blob.executorch_frees_blob: executorch_frees_blob.EXECUTORCH_REPRODUCER}[render]
     assert reproducer.read_text().rstrip() in report
 
 
 def test_executorch_report_points_at_the_free_after_import_and_suggests_the_fix():
-    report = upstream_reports.executorch_frees_blob(import_matrix(IMPORT_RECORDED))
+    report = executorch_frees_blob.executorch_frees_blob(import_matrix(IMPORT_RECORDED))
     assert "backends/openvino/runtime/OpenvinoBackend.cpp" in report
     assert "line 175 `processed->Free();`" in report
     assert "OpenvinoBackend::destroy" in report
@@ -313,9 +322,25 @@ def test_executorch_report_points_at_the_free_after_import_and_suggests_the_fix(
 
 def test_executorch_report_shows_the_by_path_rows_when_the_executorch_path_ran():
     counts = {"bytes": {"correct": 7, "wrong": 26}, "path": {"correct": 4, "crashed": 8, "wrong": 21}}
-    report = upstream_reports.executorch_frees_blob(
+    report = executorch_frees_blob.executorch_frees_blob(
         import_matrix(IMPORT_RECORDED, {"2026.4.1": {"counts": counts, "verdict": "BUG REPRODUCED"}}))
     assert "| 2026.4.1 | bytes: 7 correct, 26 wrong; path: 4 correct, 8 crashed, 21 wrong |" in report
+
+
+def test_executorch_report_pastes_its_reproducers_output_from_the_newest_row_that_ran_it():
+    executorch = {"2026.4.1": {"counts": {}, "environment": {"executorch": "1.5.1"}}}
+    runs = {"2026.4.0": {"exit_code": 1, "output": "older output"},
+            "2026.4.1": {"exit_code": 1, "output": "blob in segment, loaded from path : exit -11\nBUG REPRODUCED"}}
+    report = executorch_frees_blob.executorch_frees_blob(import_matrix(IMPORT_RECORDED, executorch, runs))
+    assert ("Output with executorch 1.5.1 and OpenVINO 2026.4.1 (exit 1):\n\n```\n"
+            "blob in segment, loaded from path : exit -11\nBUG REPRODUCED\n```") in report
+    assert "older output" not in report
+
+
+def test_executorch_report_says_when_its_reproducer_was_not_run():
+    report = executorch_frees_blob.executorch_frees_blob(import_matrix(IMPORT_RECORDED))
+    assert "(Not run in this matrix: `repro/matrix.py --executorch` runs it on every release.)" in report
+    assert "exit -11" not in report, "nothing measured is pasted by hand"
 
 
 def test_write_reports_writes_all_three(tmp_path):
@@ -338,8 +363,7 @@ def test_bad_input_is_one_line_and_exit_2_before_anything_is_written(tmp_path, a
     (out / "matrix.json").write_text("earlier results")
     defaults = [] if "--out" in arguments else ["--out", str(out)]
     defaults += [] if "--cache" in arguments else ["--cache", str(tmp_path / "envs")]
-    result = subprocess.run([sys.executable, matrix.__file__, *arguments, *defaults], capture_output=True,
-                            text=True, check=False, timeout=300)
+    result = run_cli("python", REPRO / "matrix.py", *arguments, *defaults, timeout=300)
     assert result.returncode == 2
     [line] = result.stderr.strip().splitlines()
     assert message in line
@@ -348,6 +372,6 @@ def test_bad_input_is_one_line_and_exit_2_before_anything_is_written(tmp_path, a
 
 
 def test_help_states_the_exit_codes():
-    result = subprocess.run([sys.executable, matrix.__file__, "--help"], capture_output=True, text=True,
-                            check=True, timeout=60)
+    result = run_cli("python", REPRO / "matrix.py", "--help", timeout=60)
+    assert result.returncode == 0, result.stderr
     assert "exit status: 0 the table was written, 2 usage error" in result.stdout

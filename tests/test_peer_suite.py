@@ -9,18 +9,15 @@ that the workaround changes none of it. Marked ``peer_suite`` (about 90 s).
 import importlib.util
 import json
 import os
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import skip_module_without_executorch_path
+from tests.helpers import PROJECT, run_cli, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 pytestmark = [pytest.mark.executorch, pytest.mark.peer_suite]
-PROJECT = Path(__file__).resolve().parent.parent
 
 
 def peer_suite_dir():
@@ -34,10 +31,8 @@ def run_peer_suite(tmp_path, with_workaround):
     env = {**os.environ, "PEER_OUTCOMES": str(outcomes), "PEER_WITH_WORKAROUND": "1" if with_workaround else "0",
            "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))}
     # Run from an empty folder so that only the peer suite's own configuration applies.
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "tests.peer_outcomes", "-p", "no:cacheprovider",
-         "--rootdir", str(tmp_path), str(peer_suite_dir())],
-        cwd=tmp_path, env=env, capture_output=True, text=True, check=False, timeout=1800)
+    result = run_cli("python", "-m", "pytest", "-q", "-p", "tests.peer_outcomes", "-p", "no:cacheprovider",
+                     "--rootdir", tmp_path, peer_suite_dir(), cwd=tmp_path, env=env, timeout=1800)
     assert outcomes.exists(), result.stdout[-3000:] + result.stderr[-3000:]
     return json.loads(outcomes.read_text())
 

@@ -8,14 +8,13 @@ the workaround can be retired.
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from repro import plain_openvino as plain
 from repro import plain_openvino_cpp as cpp
+from tests.helpers import run_cli
 from tests.release_behaviour import (
     C_API_IN_WHEEL_FROM,
     CPP_HEADERS_IN_WHEEL_FROM,
@@ -48,9 +47,7 @@ def run_script(*args, extra_path=None):
     env = dict(os.environ)
     if extra_path is not None:  # stand-in packages shadow the real ones in the child interpreter
         env["PYTHONPATH"] = str(extra_path)
-    return subprocess.run(
-        [sys.executable, *args], check=False, capture_output=True, text=True, env=env, timeout=600
-    )
+    return run_cli("python", *args, env=env)
 
 
 def change_message(run, expected):
@@ -118,13 +115,13 @@ def test_cpp_build_is_cached(in_process):
 
 
 @pytest.mark.parametrize(("compiler", "reason"), [
-    ("/nonexistent/c++", "the C++ build could not run"), ("false", "false failed to build plain_openvino.cpp")])
+    ("/nonexistent/c++", "the C++ build could not run"),
+    ("false", "false failed to build openvino_stale_copies.cpp")])
 def test_cpp_part_without_a_working_compiler_says_why_it_could_not_test(tmp_path, compiler, reason):
     if installed_openvino() < CPP_HEADERS_IN_WHEEL_FROM:
         pytest.skip("this wheel ships no C++ headers: the build stops before the compiler")
-    result = subprocess.run([sys.executable, str(REPRO), "--api", "cpp", "--json"], capture_output=True, text=True,
-                            check=False, timeout=600, env={**os.environ, "CXX": compiler,
-                                                           "XDG_CACHE_HOME": str(tmp_path)})
+    result = run_cli("python", REPRO, "--api", "cpp", "--json",
+                     env={**os.environ, "CXX": compiler, "XDG_CACHE_HOME": str(tmp_path)})
     report = json.loads(result.stdout)
     assert result.returncode == plain.EXIT_UNTESTABLE, result.stderr
     assert reason in report["verdict"]

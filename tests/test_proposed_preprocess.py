@@ -1,6 +1,6 @@
 """The change proposed to ExecuTorch's backends/openvino/preprocess.py, applied as upstream would.
 
-The diff (``repro/proposed_preprocess.py``) is applied with ``git apply`` to a copy of the installed
+The diff (``repro/reports/proposed_preprocess.py``) is applied with ``git apply`` to a copy of the installed
 file, the copy is imported, and its preprocess compiles the catalogue's channels-last cases for the
 *stock* partitioner: every one equals eager PyTorch in the real runtime.
 """
@@ -10,16 +10,17 @@ import subprocess
 
 import pytest
 
-from tests.conftest import skip_module_without_executorch_path
+from tests.helpers import skip_module_without_executorch_path
 from tests.outcomes import assert_equals_eager
 
 skip_module_without_executorch_path()
-executorch_path = pytest.importorskip("repro.executorch_path")
 
 from executorch.backends.openvino.preprocess import OpenvinoBackend  # noqa: E402
 
-from repro import catalogue  # noqa: E402
-from repro.proposed_preprocess import UPSTREAM_PATH, installed_preprocess, proposed_diff  # noqa: E402
+from repro.harness import catalogue  # noqa: E402
+from repro.harness.case_runs import run_case  # noqa: E402
+from repro.harness.lowerings import STOCK  # noqa: E402
+from repro.reports.proposed_preprocess import UPSTREAM_PATH, installed_preprocess, proposed_diff  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 # With dim order off ExecuTorch cannot hold the channels-last output at all: nothing to propose there.
@@ -58,5 +59,5 @@ def test_the_diff_applies_cleanly_to_the_installed_file(tmp_path):
 @pytest.mark.parametrize("case", CASES)
 def test_stock_partitioner_with_the_proposed_preprocess_equals_eager(proposed_preprocess, runners, tmp_path, case):
     """Its own folder: the session's pte_dir holds the stock programs other tests check."""
-    record = executorch_path.run_case(catalogue.CASES[case], "stock", {"bytes": runners["bytes"]}, tmp_path)
+    record = run_case(catalogue.CASES[case], STOCK, {"bytes": runners["bytes"]}, tmp_path)
     assert_equals_eager(record)

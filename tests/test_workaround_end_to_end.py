@@ -2,26 +2,20 @@
 (pure copies bit for bit, computed outputs within the case's tolerance), and the
 post-lowering check finds no pass-through output in any delegate it produced."""
 
-import subprocess
-import sys
-
 import pytest
 
 from tests.candidate_gate import under_test
-from tests.conftest import skip_module_without_executorch_path
-from tests.outcomes import Crashed, WrongValues, assert_equals_eager
+from tests.helpers import ad_hoc_case, lower_save_run, run_cli, skip_module_without_executorch_path
+from tests.outcomes import UPSTREAM_CHANGED, Crashed, WrongValues, assert_equals_eager
 from tests.release_behaviour import stock_outcome
 
 skip_module_without_executorch_path()
-executorch_path = pytest.importorskip("repro.executorch_path")
 import torch  # noqa: E402
 from executorch.exir import EdgeCompileConfig  # noqa: E402
 
-from repro import (  # noqa: E402
-    catalogue,
-    lowering,
-    policy,
-)
+from repro.harness import catalogue, lowering, policy  # noqa: E402
+from repro.harness.case_runs import GATE_LOADS, max_abs_diff, run_case  # noqa: E402
+from repro.harness.lowerings import STOCK, WORKAROUND, Lowering, as_lowering  # noqa: E402
 from tests.test_workaround_graph import (  # noqa: E402
     copy_used_inside_and_outside,
     partitions_around_an_unsupported_op,
@@ -34,8 +28,8 @@ REFUSED = "clone_channels_last_dim_order_off"
 # boundary (the pass needs dim-order ops): refused at export instead of wrong values.
 REFUSED_DIM_ORDER_OFF = "channels_last_output_dim_order_off"
 CORRECTED = [name for name in catalogue.CASES if name not in (REFUSED, REFUSED_DIM_ORDER_OFF)]
-# OpenVINO's CPU plugin runs delegated matmuls in bf16 on this AMX CPU, and a CompileSpec cannot
-# pin f32 (its value reaches compile_model as a string). 3.2e-4 measured on the policy's actions.
+# OpenVINO's CPU plugin runs delegated matmuls in bf16 on CPUs with bf16 (AMX, AVX-512 BF16), and nothing at
+# export can pin f32 for ExecuTorch's runtime (below). 3.2e-4 to 4.8e-4 measured on the policy's actions.
 BF16_MATMUL_ATOL = 5e-3
 
 
@@ -76,7 +70,7 @@ def test_post_lowering_check_flags_the_blob_in_a_segment_not_the_partitioner():
     """A stock program serialized with its blob inline is safe by path: only the copy is reported."""
     from executorch.exir import ExecutorchBackendConfig
 
-    edge = lowering.lower(catalogue.CASES["upstream_clone_sin"], lowering.PARTITIONERS["stock"]())
+    edge = lowering.lower(catalogue.CASES["upstream_clone_sin"], STOCK)
     program = edge.to_executorch(ExecutorchBackendConfig(extract_delegate_segments=False))
     assert [f.kind for f in check_program(program)] == ["pass_through_output"]
 
@@ -119,25 +113,24 @@ def test_install_fixes_unchanged_scripts_and_uninstall_restores_stock(tmp_path, 
     case = catalogue.CASES[case]
     with copy_safe_openvino():
         assert is_installed()
-        assert_equals_eager(executorch_path.run_case(case, "stock", runners, tmp_path))
+        assert_equals_eager(run_case(case, STOCK, runners, tmp_path))
     assert not is_installed()
-    stock = executorch_path.run_case(case, "stock", runners, tmp_path)
-    if {stock_outcome(case.name, load)[0] for load in executorch_path.GATE_LOADS} == {"correct"}:
+    stock = run_case(case, STOCK, runners, tmp_path)
+    if {stock_outcome(case, load)[0] for load in GATE_LOADS} == {"correct"}:
         assert_equals_eager(stock)  # e.g. conv_bias_relu before OpenVINO 2026.4: nothing to fix
     else:
         with pytest.raises((WrongValues, Crashed)):
             assert_equals_eager(stock)
     install()
     try:
-        assert_equals_eager(executorch_path.run_case(case, "stock", runners, tmp_path))
+        assert_equals_eager(run_case(case, STOCK, runners, tmp_path))
     finally:
         uninstall()
     assert not is_installed()
 
 
 def run_check(path):
-    return subprocess.run([sys.executable, "-m", "workaround.check", str(path)], check=False, capture_output=True,
-                          text=True, timeout=300)
+    return run_cli("python", "-m", "workaround.check", path, timeout=300)
 
 
 def test_check_command_reports_a_stock_pte_as_affected(lowered_case):
@@ -176,22 +169,15 @@ def test_check_command_rejects_what_is_not_a_pte(tmp_path, content):
 
 @pytest.fixture(scope="module")
 def run_policy(runners, pte_dir):
-    def run(module, partitioner, load="bytes", channels_last=True):
-        """(program, outputs) of a policy lowered with the named partitioner, saved, and run in the real
+    def run(module, lowering, load="bytes", channels_last=True):
+        """(program, outputs) of a policy lowered as ``lowering`` (or its name) says, saved, and run in the real
         runtime loaded from bytes or by path."""
         case = catalogue.Case("policy", "policy", module.eval(), lambda: policy.observation(channels_last))
-        program = lowering.lower(case, lowering.PARTITIONERS[partitioner]()).to_executorch()
-        path = pte_dir / f"policy.{type(module).__name__}.{partitioner}.{channels_last}.pte"
-        path.write_bytes(program.buffer)
-        run = runners[load].run(path, case.inputs())
+        program, run = lower_save_run(case, as_lowering(lowering), runners[load], pte_dir)
         assert run.status == "ok", run.detail
         return program, run.outputs
 
     return run
-
-
-def max_diff(actual, expected):
-    return float((actual.detach().double() - expected.detach().double()).abs().max())
 
 
 @pytest.fixture(scope="module")
@@ -201,8 +187,8 @@ def eager_policy():
 
 def test_policy_is_wrong_with_the_stock_partitioner(run_policy, eager_policy):
     _, (actions, echo, _) = run_policy(policy.Policy(), "stock")
-    assert max_diff(echo, eager_policy[1]) > 0.5, "the echoed observation should be stale"
-    assert max_diff(actions, eager_policy[0]) > 10 * BF16_MATMUL_ATOL, "the stale input should wreck the actions"
+    assert max_abs_diff(echo, eager_policy[1]) > 0.5, "the echoed observation should be stale"
+    assert max_abs_diff(actions, eager_policy[0]) > 10 * BF16_MATMUL_ATOL, "the stale input wrecks the actions"
 
 
 @pytest.mark.under_test
@@ -216,43 +202,57 @@ def test_policy_with_the_workaround_equals_eager_and_the_copy_free_contiguous_pr
     delegated = [op for plan in program.executorch_program.execution_plan for op in plan.delegates]
     assert len(delegated) == 1
     assert check_program(program) == []
-    assert max_diff(echo, eager_policy[1]) == 0.0
-    assert max_diff(normalised, eager_policy[2]) <= 1e-5
-    assert max_diff(actions, reference_actions[0]) <= 1e-5
-    assert max_diff(actions, eager_policy[0]) <= BF16_MATMUL_ATOL
+    assert max_abs_diff(echo, eager_policy[1]) == 0.0
+    assert max_abs_diff(normalised, eager_policy[2]) <= 1e-5
+    assert max_abs_diff(actions, reference_actions[0]) <= 1e-5
+    assert max_abs_diff(actions, eager_policy[0]) <= BF16_MATMUL_ATOL
 
 
-def lowered_with_precision(module, inputs, precision):
+def lowered_with_precision(precision):
+    """The workaround with OpenVINO's inference precision pinned by its CompileSpec."""
     from executorch.exir.backend.backend_details import CompileSpec
 
     from workaround import PRECISION_KEY, CopySafeOpenvinoPartitioner
 
     specs = [CompileSpec("device", b"CPU"), CompileSpec(PRECISION_KEY, precision)]
-    partitioner = CopySafeOpenvinoPartitioner(specs)
-    case = catalogue.Case("precision", "precision", module.eval(), lambda: inputs)
-    return lowering.lower(case, (partitioner, []))
+    return Lowering(f"workaround_{precision.decode()}", lambda: (CopySafeOpenvinoPartitioner(specs), []))
 
 
+def cpu_defaults_to_bf16():
+    import openvino as ov
+
+    return str(ov.Core().get_property("CPU", "INFERENCE_PRECISION_HINT")) in ("<Type: 'bfloat16'>", "bf16")
+
+
+# Measured on OpenVINO 2026.4.1: the CPU plugin's import_model compiles again with the importer's properties,
+# not those the blob was compiled with (compiled f32, exported, imported: bf16, 1.5e-2 off on a 64-wide matmul),
+# and ExecuTorch 1.5.1's backend imports with none; an f32 "runtime_options" rt_info is not kept either.
+PIN_DROPPED_AT_IMPORT = ("the f32 pin is compiled into the blob, but OpenVINO's import recompiles with the CPU's "
+                         "default precision (bf16 here) and ExecuTorch's runtime passes no properties to "
+                         "ov_core_import_model")
+
+
+@pytest.mark.xfail(condition=cpu_defaults_to_bf16(), raises=AssertionError, strict=True,
+                   reason=f"{PIN_DROPPED_AT_IMPORT}. {UPSTREAM_CHANGED}")
 def test_policy_with_f32_pinned_equals_eager_within_1e_5(pte_dir, runners, eager_policy):
-    """CPUs with bf16 run delegated matmuls in bf16 by default (3.2e-4 from eager on the policy);
-    the inference-precision CompileSpec pins f32."""
-    program = lowered_with_precision(policy.Policy(), policy.observation(), b"f32").to_executorch()
-    path = pte_dir / "policy.f32.pte"
-    path.write_bytes(program.buffer)
-    run = runners["path"].run(path, policy.observation())
+    """CPUs with bf16 run delegated matmuls in bf16 by default (3.2e-4 to 4.8e-4 from eager on the policy);
+    the inference-precision CompileSpec pins f32 in the compiled blob, which holds only where the runtime's
+    own default is f32."""
+    case = catalogue.Case("policy", "policy", policy.Policy().eval(), policy.observation)
+    _, run = lower_save_run(case, lowered_with_precision(b"f32"), runners["path"], pte_dir)
     assert run.status == "ok", run.detail
     for actual, expected in zip(run.outputs, eager_policy, strict=True):
-        assert max_diff(actual, expected) <= 1e-5
+        assert max_abs_diff(actual, expected) <= 1e-5
 
 
 def test_an_unknown_inference_precision_reaches_openvino_and_fails_at_export():
     with pytest.raises(Exception, match="int3"):
-        lowered_with_precision(catalogue.CONV, (catalogue.image(),), b"int3")
+        lowering.lower(ad_hoc_case(catalogue.CONV, (catalogue.image(),)), lowered_with_precision(b"int3"))
 
 
 def test_policy_convolutions_stay_delegated(pte_dir, runners):
     case = catalogue.Case("policy", "policy", policy.Policy().eval(), policy.observation)
-    record = executorch_path.run_case(case, "workaround", runners, pte_dir)
+    record = run_case(case, WORKAROUND, runners, pte_dir)
     assert record["delegated_ops"].count("aten.convolution.default") == 2
     assert "aten.convolution.default" not in record["ops_outside"]
 
@@ -278,18 +278,12 @@ def test_layout_sensitive_op_stays_delegated_with_nothing_left_to_executorch(low
 def test_scripts_that_still_pass_the_boundary_pass_stay_correct_and_are_told_it_is_not_needed(pte_dir, runners):
     from workaround import DefaultDimOrderForOpenvino
 
-    partitioner, _ = lowering.PARTITIONERS["workaround"]()
-    case = catalogue.CASES["conv_channels_last_input"]
+    with_the_pass = Lowering("workaround_with_pass",
+                             lambda: (WORKAROUND.make()[0], [DefaultDimOrderForOpenvino()]))
     with pytest.warns(DeprecationWarning, match="no longer needed"):
-        edge = lowering.lower(case, (partitioner, [DefaultDimOrderForOpenvino()]))
-    declared = executorch_path.declared_dim_orders(edge)
-    path = pte_dir / "conv_channels_last_input.with_pass.pte"
-    path.write_bytes(edge.to_executorch().buffer)
-    inputs = case.inputs()
-    for load in executorch_path.GATE_LOADS:
-        outcome = executorch_path.load_outcome(case, runners[load].run(path, inputs), inputs,
-                                               executorch_path.eager_outputs(case, inputs), declared)
-        assert outcome["outcome"] == "correct", outcome
+        record = run_case(catalogue.CASES["conv_channels_last_input"], with_the_pass, runners, pte_dir)
+    assert set(record["runs"]) == set(GATE_LOADS)
+    assert_equals_eager(record)
 
 
 def test_post_lowering_check_does_not_flag_a_delegate_that_honours_its_dim_orders(lowered_case):

@@ -18,15 +18,16 @@ import os
 
 import pytest
 
-from tests.conftest import skip_module_without_executorch_path
+from tests.helpers import ad_hoc_case, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
-executorch_path = pytest.importorskip("repro.executorch_path")
 import torch  # noqa: E402
 from hypothesis import HealthCheck, example, given, reject, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from repro import catalogue  # noqa: E402
+from repro.harness import catalogue  # noqa: E402
+from repro.harness.case_runs import run_case  # noqa: E402
+from repro.harness.lowerings import NONE  # noqa: E402
 from tests.candidate_gate import under_test  # noqa: E402
 from tests.outcomes import assert_equals_eager  # noqa: E402
 from workaround import check_program  # noqa: E402
@@ -128,12 +129,11 @@ def test_random_model_with_the_workaround_equals_eager(pte_dir, runners, program
     inputs = tuple((catalogue.uniform(*SHAPES[shape_kind]) * (k + 1)).to(
         memory_format=CL if channels_last else torch.contiguous_format) for k, channels_last in enumerate(layouts))
     magnitude = max([float(out.abs().max()) for out in function(*inputs) if out.numel()], default=1.0)
-    case = catalogue.Case("fuzz", "fuzz", function, lambda: tuple(t.clone() for t in inputs),
-                          exact_outputs=exact, atol=1e-5 * max(1.0, magnitude),
-                          dynamic_shapes=dynamic_batch(len(inputs)) if shape_kind == "dynamic_batch" else None)
-    record = executorch_path.run_case(case, under_test(), runners, pte_dir)
+    case = ad_hoc_case(function, inputs, "fuzz", exact_outputs=exact, atol=1e-5 * max(1.0, magnitude),
+                       dynamic_shapes=dynamic_batch(len(inputs)) if shape_kind == "dynamic_batch" else None)
+    record = run_case(case, under_test(), runners, pte_dir)
     if record["outcome"] in ("runtime_failed", "crashed") and \
-            executorch_path.run_case(case, "none", runners, pte_dir)["outcome"] == record["outcome"]:
+            run_case(case, NONE, runners, pte_dir)["outcome"] == record["outcome"]:
         # ExecuTorch cannot run this model even without OpenVINO: alias_copy of channels-last fails, and its
         # Python runtime aborts on a zero-size channels-last input (it labels it contiguous).
         reject()

@@ -7,16 +7,16 @@ Structure is checked by op identity, never by generated node names.
 
 import pytest
 
-from tests.conftest import skip_module_without_executorch_path
+from tests.helpers import ad_hoc_case, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
-lowering = pytest.importorskip("repro.lowering")
 import torch  # noqa: E402
 from executorch.backends.openvino.partitioner import OpenvinoPartitioner  # noqa: E402
 from executorch.exir import to_edge  # noqa: E402
 from executorch.exir.backend.backend_details import CompileSpec  # noqa: E402
 
-from repro import catalogue  # noqa: E402
+from repro.harness import catalogue, lowering  # noqa: E402
+from repro.harness.program_contents import op_name  # noqa: E402
 from workaround import CopySafeOpenvinoPartitioner, UnsafeCopyError  # noqa: E402
 from workaround.copy_ops import PASS_THROUGH_COPY_OPS, aten_op  # noqa: E402
 from workaround.exclusion import TAG, copies_to_hand_back, depends_on_itself, partition_of  # noqa: E402
@@ -31,7 +31,7 @@ CONV = "aten.convolution.default"
 def tagged(function, inputs, partitioner_class=CopySafeOpenvinoPartitioner, skip_dim_order=False,
            dynamic_shapes=None):
     """(edge program after partitioning, partition tags): to_edge, then the partitioner's tagging only."""
-    case = catalogue.Case("graph", "graph", function, lambda: inputs, skip_dim_order=skip_dim_order)
+    case = ad_hoc_case(function, inputs, "graph", skip_dim_order=skip_dim_order)
     exported = torch.export.export(case.module(), inputs, dynamic_shapes=dynamic_shapes and dynamic_shapes())
     edge = to_edge(exported, compile_config=lowering.compile_config(case))
     program = edge.exported_program()
@@ -43,10 +43,10 @@ def membership(program):
     """{"outside": sorted op names, "partitions": sorted lists of op names} by op identity."""
     partitions, outside = {}, []
     for node in program.graph_module.graph.nodes:
-        if node.op != "call_function" or lowering.op_name(node) == "getitem":
+        if node.op != "call_function" or op_name(node) == "getitem":
             continue
         tag = partition_of(node)
-        (partitions.setdefault(tag, []) if tag else outside).append(lowering.op_name(node))
+        (partitions.setdefault(tag, []) if tag else outside).append(op_name(node))
     return {"outside": sorted(outside), "partitions": sorted(sorted(ops) for ops in partitions.values())}
 
 

@@ -22,8 +22,8 @@ import importlib
 _HOMES = {
     "PRECISION_KEY": "workaround.boundary_dim_orders",
     "CopySafeOpenvinoPartitioner": "workaround.partitioner",
-    "DefaultDimOrderForOpenvino": "workaround.dim_order",
-    "DimOrderError": "workaround.dim_order",
+    "DefaultDimOrderForOpenvino": "workaround.legacy_pass",
+    "DimOrderError": "workaround.dim_order_off",
     "Finding": "workaround.check",
     "UnsafeCopyError": "workaround.exclusion",
     "check_program": "workaround.check",

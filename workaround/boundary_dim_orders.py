@@ -55,7 +55,7 @@ def boundary_dim_orders(edge_program):
     return inputs, outputs
 
 
-def _constant(values):
+def constant(values):
     import openvino.opset8 as ops
 
     return ops.constant(np.array(values, dtype=np.int64))
@@ -67,8 +67,8 @@ def read_input_in(model, index, order):
 
     old = model.get_parameters()[index]
     new = ops.parameter(old.get_partial_shape(), old.get_element_type(), name=old.get_friendly_name())
-    in_memory_order = ops.reshape(new, ops.gather(ops.shape_of(new), _constant(order), _constant(0)), False)
-    logical = ops.transpose(in_memory_order, _constant([order.index(d) for d in range(len(order))]))
+    in_memory_order = ops.reshape(new, ops.gather(ops.shape_of(new), constant(order), constant(0)), False)
+    logical = ops.transpose(in_memory_order, constant([order.index(d) for d in range(len(order))]))
     for target in list(old.output(0).get_target_inputs()):
         target.replace_source_output(logical.output(0))
     model.replace_parameter(index, new)
@@ -81,7 +81,7 @@ def write_output_in(model, index, order):
 
     result = model.get_results()[index]
     value = result.input_value(0)
-    in_memory_order = ops.transpose(value, _constant(order))
+    in_memory_order = ops.transpose(value, constant(order))
     labelled = ops.reshape(in_memory_order, ops.shape_of(value), False)
     result.input(0).replace_source_output(labelled.output(0))
     model.outputs[index].get_tensor().set_names({mark(OUTPUT_MARK, index, order)})

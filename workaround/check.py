@@ -28,7 +28,9 @@ After lowering::
 For a model already exported::
 
     python -m workaround.check model.pte [--json]
-    exit 0: clean, 1: affected, 2: not a readable .pte
+    exit 0: clean, 1: affected, 2: not a readable .pte, or its blobs cannot be opened here and its
+    metadata shows nothing (a blob opens only with the OpenVINO release and CPU that compiled it:
+    check with the OpenVINO you deploy)
 """
 
 import argparse
@@ -36,12 +38,16 @@ import json
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from workaround import pte_reader
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, read_mark
 from workaround.layouts import same_layout
+from workaround.provenance import OPENVINO_BACKEND
 
-OPENVINO_BACKEND = "OpenvinoBackend"
+if TYPE_CHECKING:  # for the annotation only: the checker itself runs without executorch
+    from executorch.exir import ExecutorchProgramManager
+
 EXIT_CLEAN, EXIT_AFFECTED, EXIT_UNREADABLE = 0, 1, 2
 
 
@@ -133,38 +139,70 @@ def unrunnable_arguments(delegate, compiled):
     return found
 
 
-def check_delegates(delegates):
+class BlobNotOpened(RuntimeError):
+    """This OpenVINO cannot open a delegate's compiled model: a blob opens only with the release (and the CPU
+    features) that compiled it."""
+
+
+def open_blob(index, delegate):
+    from importlib.metadata import version
+
     import openvino as ov
 
+    try:
+        return ov.Core().import_model(delegate.blob, "CPU")
+    except RuntimeError as error:
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+        reason = next((line for line in lines if line.startswith("[CPU]")), lines[-1] if lines else repr(error))
+        raise BlobNotOpened(f"OpenVINO {version('openvino')} cannot open delegate {index}'s compiled "
+                            f"model ({reason}): checked what the program's own metadata shows only") from error
+
+
+def compiled_model_findings(index, delegate, compiled):
+    """What only the compiled model shows: pass-through outputs, unhonoured dim orders, unrunnable arguments."""
+    findings = [Finding("pass_through_output", index, output,
+                        f"output {output} of OpenVINO delegate {index} is input '{name}' passed straight "
+                        "through: with ExecuTorch's call order it is never written")
+                for output, name in pass_through_outputs(compiled)]
+    findings += [Finding("non_default_dim_order", index, position,
+                         f"argument {position} of OpenVINO delegate {index} has dim order {order} and its "
+                         "compiled model does not read or write it in that order: the runtime hands it over "
+                         "as if it were contiguous, so the values are wrong unless every op between it and "
+                         "the partition's edge is elementwise")
+                 for position, order in unhonoured_dim_orders(delegate, compiled)]
+    return findings + [Finding(kind, index, position, f"argument {position} of OpenVINO delegate {index} ({what}) "
+                               f"{UNRUNNABLE[kind]}; lower with the workaround's partitioner, which keeps such "
+                               "tensors inside ExecuTorch")
+                       for kind, position, what in unrunnable_arguments(delegate, compiled)]
+
+
+def segment_finding(index, delegate):
+    if not delegate.in_segment:
+        return []
+    return [Finding("delegate_blob_in_segment", index, None,
+                    f"OpenVINO delegate {index}'s compiled model is stored in a segment that ExecuTorch's "
+                    "OpenVINO backend frees right after importing it: loaded from a file, the program crashes or "
+                    f"reads freed memory with {USE_AFTER_FREE_RELEASES}. Re-export with "
+                    "ExecutorchBackendConfig(extract_delegate_segments=False) or the workaround's partitioner")]
+
+
+def check_delegates(delegates, not_opened=None):
+    """Every finding in the delegates. A blob this OpenVINO cannot open raises BlobNotOpened, unless
+    ``not_opened`` (a list) is given: then the reason is appended there and the findings the program's
+    metadata shows on its own are still returned."""
     findings = []
     for index, delegate in enumerate(delegates):
-        compiled = ov.Core().import_model(delegate.blob, "CPU")
-        findings += [Finding("pass_through_output", index, output,
-                             f"output {output} of OpenVINO delegate {index} is input '{name}' passed straight "
-                             "through: with ExecuTorch's call order it is never written")
-                     for output, name in pass_through_outputs(compiled)]
-        findings += [Finding("non_default_dim_order", index, position,
-                             f"argument {position} of OpenVINO delegate {index} has dim order {order} and its "
-                             "compiled model does not read or write it in that order: the runtime hands it over "
-                             "as if it were contiguous, so the values are wrong unless every op between it and "
-                             "the partition's edge is elementwise")
-                     for position, order in unhonoured_dim_orders(delegate, compiled)]
-        findings += [Finding(kind, index, position, f"argument {position} of OpenVINO delegate {index} ({what}) "
-                             f"{UNRUNNABLE[kind]}; lower with the workaround's partitioner, which keeps such "
-                             "tensors inside ExecuTorch")
-                     for kind, position, what in unrunnable_arguments(delegate, compiled)]
-        if delegate.in_segment:
-            findings.append(Finding("delegate_blob_in_segment", index, None,
-                                    f"OpenVINO delegate {index}'s compiled model is stored in a segment that "
-                                    "ExecuTorch's OpenVINO backend frees right after importing it: loaded from a "
-                                    "file, the program crashes or reads freed memory with "
-                                    f"{USE_AFTER_FREE_RELEASES}. "
-                                    "Re-export with ExecutorchBackendConfig(extract_delegate_segments=False) "
-                                    "or the workaround's partitioner"))
+        try:
+            findings += compiled_model_findings(index, delegate, open_blob(index, delegate))
+        except BlobNotOpened as error:
+            if not_opened is None:
+                raise
+            not_opened.append(str(error))
+        findings += segment_finding(index, delegate)
     return findings
 
 
-def check_program(program):
+def check_program(program: "ExecutorchProgramManager | bytes | bytearray | str | Path") -> list[Finding]:
     """Findings for an ExecutorchProgramManager (``.to_executorch()``), .pte bytes, or a .pte path."""
     if isinstance(program, str | Path):
         program = Path(program).read_bytes()
@@ -172,10 +210,11 @@ def check_program(program):
     return check_delegates(openvino_delegates(bytes(buffer)))
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m workaround.check", description=__doc__.splitlines()[0],
                                      epilog="exit status: 0 clean (or no OpenVINO delegate), 1 affected, "
-                                            "2 not a readable .pte or a usage error")
+                                            "2 not a readable .pte (or nothing could be checked: this OpenVINO "
+                                            "cannot open its blobs) or a usage error")
     parser.add_argument("pte", type=Path, help="an ExecuTorch .pte file")
     parser.add_argument("--json", action="store_true", help="print one JSON object with every finding")
     args = parser.parse_args(argv)
@@ -184,20 +223,25 @@ def main(argv=None):
     except (OSError, UnreadableProgram) as error:
         print(f"{args.pte}: not a readable .pte: {error}", file=sys.stderr)
         return EXIT_UNREADABLE
-    findings = check_delegates(delegates)
+    not_opened = []
+    findings = check_delegates(delegates, not_opened)
     if args.json:
         print(json.dumps({"file": str(args.pte), "openvino_delegates": len(delegates),
-                          "findings": [asdict(f) for f in findings]}, indent=1))
+                          "findings": [asdict(f) for f in findings], "not_opened": not_opened}, indent=1))
     else:
         for finding in findings:
             print(f"{args.pte}: {finding.detail}")
         counts = ", ".join(f"{sum(f.kind == kind for f in findings)} {kind.replace('_', ' ')}(s)"
                            for kind in KINDS)
-        verdict = f"AFFECTED: {counts}" if findings else "clean"
+        for reason in not_opened:
+            print(f"{args.pte}: {reason}")
+        verdict = f"AFFECTED: {counts}" if findings else "NOT CHECKED" if not_opened else "clean"
         if not delegates:
             verdict = "nothing to check: this program does not use OpenVINO"
         print(f"{args.pte}: {len(delegates)} OpenVINO delegate(s), {verdict}")
-    return EXIT_AFFECTED if findings else EXIT_CLEAN
+    if findings:
+        return EXIT_AFFECTED
+    return EXIT_UNREADABLE if not_opened else EXIT_CLEAN
 
 
 if __name__ == "__main__":

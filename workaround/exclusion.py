@@ -24,12 +24,15 @@ CapabilityBasedPartitioner over the nodes the stock partitioner chose, minus tho
 The handed-back set only grows, so this ends.
 """
 
+from typing import Any
+
+from torch.export import ExportedProgram
 from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 
 from workaround.copy_ops import aten_op, is_layout_changing_aten_clone, is_pass_through_copy
 from workaround.delegate_limits import input_limit, output_limit
-from workaround.dim_order import refuse_non_default_boundaries
+from workaround.dim_order_off import refuse_non_default_boundaries
 
 TAG = "delegation_tag"
 
@@ -139,10 +142,10 @@ def refuse_layout_changing_copy(node):
         "Keep dim order on (the default: do not pass EdgeCompileConfig(_skip_dim_order=True)).")
 
 
-def hand_back_unsafe_nodes(exported_program, partition_tags):
+def hand_back_unsafe_nodes(exported_program: ExportedProgram, partition_tags: dict[str, Any]) -> dict[str, Any]:
     """Untag every node the rules find (see the module docstring), keeping partitions valid; with dim
     order off, refuse (``DimOrderError``) any tensor crossing a boundary in a non-default dim order
-    (see ``workaround.dim_order``).
+    (see ``workaround.dim_order_off``).
 
     Returns the partition tags still in use (emptied partitions are dropped), each mapped to
     the delegation spec of the tag it came from. Constant data is re-tagged to follow its users.

@@ -29,9 +29,7 @@ from executorch.exir.lowered_backend_module import LoweredBackendModule
 from executorch.exir.program._program import EdgeProgramManager
 
 from workaround.patches import MethodPatch
-from workaround.provenance import made_by_workaround
-
-OPENVINO_BACKEND = "OpenvinoBackend"
+from workaround.provenance import OPENVINO_BACKEND, made_by_workaround
 
 
 def has_marked_openvino_delegate(edge_program_manager):

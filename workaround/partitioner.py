@@ -22,13 +22,17 @@ the same rules, including instances created before the call.
 """
 
 import contextlib
+from collections.abc import Callable, Iterator
 
+import torch
 from executorch.backends.openvino.partitioner import OpenvinoPartitioner
+from executorch.exir.backend.compile_spec_schema import CompileSpec
 from executorch.exir.backend.partitioner import Partitioner, PartitionResult
+from torch.export import ExportedProgram
 
+from workaround.ambiguous_layouts import declare_ambiguous_layouts_default
 from workaround.boundary_dim_orders import BOUNDARY_DIM_ORDERS
 from workaround.delegate_limits import may_cross_a_boundary_it_cannot
-from workaround.dim_order import declare_ambiguous_layouts_default
 from workaround.exclusion import TAG, hand_back_unsafe_nodes
 from workaround.inline_blobs import INLINE_BLOBS
 from workaround.patches import MethodPatch
@@ -58,17 +62,18 @@ def _partition_without_escaping_copies(stock, exported_program):
 class CopySafeOpenvinoPartitioner(Partitioner):
     """OpenvinoPartitioner plus the copy exclusion. The stock class is final, so this composes it."""
 
-    def __init__(self, compile_spec, op_types_to_skip=None, op_names_to_skip=None):
+    def __init__(self, compile_spec: list[CompileSpec], op_types_to_skip: set[str] | None = None,
+                 op_names_to_skip: set[str] | None = None) -> None:
         self.stock = OpenvinoPartitioner(compile_spec, op_types_to_skip, op_names_to_skip)
         super().__init__()
         self.delegation_spec = self.stock.delegation_spec
         for patch in DELEGATE_PATCHES:
             patch.apply()
 
-    def ops_to_not_decompose(self, ep):
+    def ops_to_not_decompose(self, ep: ExportedProgram) -> tuple[list[torch._ops.OpOverload], Callable | None]:
         return _ops_to_keep_for_the_delegate(self.stock, ep)
 
-    def partition(self, exported_program):
+    def partition(self, exported_program: ExportedProgram) -> PartitionResult:
         return _partition_without_escaping_copies(self.stock, exported_program)
 
 
@@ -80,26 +85,26 @@ PARTITIONER_PATCHES = (COPY_RULE, KEEP_RULE)
 DELEGATE_PATCHES = (BOUNDARY_DIM_ORDERS, INLINE_BLOBS)
 
 
-def install():
+def install() -> None:
     """Make every OpenvinoPartitioner, existing or future, apply the copy exclusion, compile its
     partitions to honour their boundary dim orders, and keep their blobs inline."""
     for patch in (*PARTITIONER_PATCHES, *DELEGATE_PATCHES):
         patch.apply()
 
 
-def uninstall():
+def uninstall() -> None:
     """Restore the stock OpenvinoPartitioner.partition and .ops_to_not_decompose,
     OpenvinoBackend.preprocess and EdgeProgramManager.to_executorch."""
     for patch in (*PARTITIONER_PATCHES, *DELEGATE_PATCHES):
         patch.restore()
 
 
-def is_installed():
+def is_installed() -> bool:
     return COPY_RULE.applied()
 
 
 @contextlib.contextmanager
-def copy_safe_openvino():
+def copy_safe_openvino() -> Iterator[None]:
     """``with copy_safe_openvino(): <unchanged export script>``; restores the previous state after."""
     was_applied = [(patch, patch.applied()) for patch in (*PARTITIONER_PATCHES, *DELEGATE_PATCHES)]
     install()

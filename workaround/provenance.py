@@ -8,6 +8,9 @@ the stock behaviour, whatever was lowered before it.
 """
 
 MARK = "copy_safe_openvino"
+# The backend id ExecuTorch records for an OpenVINO delegate (its backend class's name), in lowered
+# modules and in the .pte alike.
+OPENVINO_BACKEND = "OpenvinoBackend"
 
 
 def mark_partitioned_nodes(exported_program, tag_key):

@@ -6,7 +6,16 @@ sentence that names the first bad release *among the releases that were run* —
 once here, so the reports cannot drift apart in how they state evidence.
 """
 
+from pathlib import Path
+
 from packaging.version import Version
+
+ATTACHMENTS = Path(__file__).resolve().parents[1] / "attachments"
+
+
+def attachment(name):
+    """The standalone file a report embeds (``repro/attachments/NAME``), named like the report."""
+    return ATTACHMENTS / name
 
 
 def issue(title, sections):

@@ -2,22 +2,19 @@
 
 Laid out like OpenVINO's bug template: a ``[Bug]:`` title, the environment fields (CPU with its ISA
 flags, ``OPTIMIZATION_CAPABILITIES``, ``INFERENCE_PRECISION_HINT``), the exact install and run lines,
-the Python snippet (``stale_copies_minimal.py``) and the C++ program (``plain_openvino.cpp``) with
+the Python snippet and the C++ program (``attachments/openvino_stale_copies.{py,cpp}``) with
 their output pasted verbatim, one release table (one column per API and call order, listing the
-symptoms), where each symptom starts and ends (``repro/release_boundaries.py``), then the cause with
+symptoms), where each symptom starts and ends (``repro/reports/release_boundaries.py``), then the cause with
 pointers into OpenVINO's sources. Everything measured comes from the matrix's rows; what the rows do
 not show is said, not guessed.
 """
 
-from pathlib import Path
+from repro.reports import markdown as md
+from repro.reports import release_boundaries as boundaries
+from repro.reports.matrix_report import COLUMNS, by_release, executorch_cell, label, symptom_cells, symptoms_text
 
-from repro import release_boundaries as boundaries
-from repro import report_markdown as md
-from repro.matrix_report import COLUMNS, by_release, executorch_cell, label, symptom_cells, symptoms_text
-
-HERE = Path(__file__).resolve().parent
-MINIMAL_REPRODUCER = HERE / "stale_copies_minimal.py"
-CPP_REPRODUCER = HERE / "plain_openvino.cpp"
+MINIMAL_REPRODUCER = md.attachment("openvino_stale_copies.py")
+CPP_REPRODUCER = md.attachment("openvino_stale_copies.cpp")
 # The signals this report states (the import's lifetime is the other OpenVINO report's).
 SIGNALS = ["stale output", "outputs first wrong too", "input overwritten", "shared slot", "C API in the wheel",
            "C++ headers in the wheel"]
@@ -25,9 +22,9 @@ SIGNALS = ["stale output", "outputs first wrong too", "input overwritten", "shar
 CPP_BUILD = """\
 OV=$(python -c "import openvino, os; print(os.path.dirname(openvino.__file__))")
 ABI=$(grep -o 'CXX11_ABI "[01]"' "$OV/cmake/OpenVINOConfig.cmake" | tr -dc 01)
-g++ -std=c++17 -D_GLIBCXX_USE_CXX11_ABI=$ABI plain_openvino.cpp -I"$OV/include" "$OV"/libs/libopenvino.so.* \\
-    -Wl,-rpath,"$OV/libs" -o plain_openvino
-./plain_openvino"""
+g++ -std=c++17 -D_GLIBCXX_USE_CXX11_ABI=$ABI openvino_stale_copies.cpp -I"$OV/include" \\
+    "$OV"/libs/libopenvino.so.* -Wl,-rpath,"$OV/libs" -o openvino_stale_copies
+./openvino_stale_copies"""
 SOURCES = "read in openvino's sources on GitHub (master, 2025)"
 
 

@@ -84,7 +84,7 @@ if __name__ == "__main__":
     elif len(sys.argv) == 3:  # the child, started by main()
         sys.exit(run(sys.argv[1], sys.argv[2]))
     elif sys.argv[1:]:
-        print("executorch_by_path.py: error: takes no arguments (see --help)", file=sys.stderr)
+        print("executorch_frees_blob.py: error: takes no arguments (see --help)", file=sys.stderr)
         sys.exit(2)
     else:
         sys.exit(main())

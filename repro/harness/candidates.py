@@ -9,9 +9,9 @@ and constructed once up front, so a bad name is a one-line usage error before an
 
 import importlib
 
-from repro import lowering
+from repro.harness.lowerings import Lowering
 
-CANDIDATE = "candidate"  # the lowering's name in PARTITIONERS, records and file names
+CANDIDATE = "candidate"  # the lowering's name in records and file names
 
 
 class CandidateError(ValueError):
@@ -23,7 +23,6 @@ def import_object(spec, what):
     module_name, colon, name = spec.partition(":")
     if not colon or not module_name or not name:
         raise CandidateError(f"{what} {spec!r}: expected module.path:ClassName")
-    lowering.make_project_importable()  # the project's own modules, e.g. workaround:CopySafe...
     try:
         module = importlib.import_module(module_name)
     except Exception as error:
@@ -58,7 +57,7 @@ def transform_pass(spec):
 
 
 def candidate_lowering(partitioner_spec, pass_specs=()):
-    """() -> (partitioner, transform passes) for the named classes, checked by constructing them once."""
+    """The ``Lowering`` for the named classes, checked by constructing them once."""
     from executorch.exir.backend.backend_details import CompileSpec
 
     cls, pass_classes = partitioner_class(partitioner_spec), [transform_pass(spec) for spec in pass_specs]
@@ -71,10 +70,4 @@ def candidate_lowering(partitioner_spec, pass_specs=()):
     except Exception as error:
         raise CandidateError(f"--partitioner {partitioner_spec!r}: constructing it with "
                              f"[CompileSpec('device', b'CPU')] failed: {type(error).__name__}: {error}") from error
-    return make
-
-
-def register(partitioner_spec, pass_specs=()):
-    """Make the candidate available as ``PARTITIONERS["candidate"]``; returns that name."""
-    lowering.PARTITIONERS[CANDIDATE] = candidate_lowering(partitioner_spec, pass_specs)
-    return CANDIDATE
+    return Lowering(CANDIDATE, make)

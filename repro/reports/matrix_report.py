@@ -1,21 +1,24 @@
 """Turning the matrix's rows into the release table and its summary (the upstream reports built
-from the same rows are in ``repro/upstream_reports.py``).
+from the same rows are listed in ``repro/reports/upstream.py``).
 
 Pure functions over rows (dicts written by ``repro/matrix.py``), so they are tested on
 recorded results without installing anything. A row is::
 
     {"release", "requested", "status", "detail", "seconds",
      "plain": <plain_openvino.py --json report or None>,
-     "import_lifetime": <import_lifetime.py --json report or None>,
-     "executorch": <executorch_path.py --json report or None>}
+     "snippet": {"exit_code", "output"} of attachments/openvino_stale_copies.py,
+     "import_lifetime": <attachments/openvino_import_lifetime.py --json report or None>,
+     "executorch": <executorch_path.py --json report or None>,
+     "executorch_by_path": {"exit_code", "output"} of attachments/executorch_frees_blob.py or None}
 """
 
 from collections import Counter
 
 from packaging.version import Version
 
-from repro import release_boundaries
-from repro.release_boundaries import import_reads_caller_buffer, own_cpu_runs
+from repro.harness.outcomes import describe_counts
+from repro.reports import release_boundaries
+from repro.reports.release_boundaries import import_reads_caller_buffer, own_cpu_runs
 
 APIS = {"python": "Python", "c": "C", "cpp": "C++"}
 ORDERS = {"inputs_first": "inputs first", "outputs_first": "outputs first"}
@@ -58,7 +61,7 @@ def by_release(rows):
 
 
 def summarize(rows, available=()):
-    """Where each signal (``repro/release_boundaries.py``) is yes and no, and how many rows ended in each
+    """Where each signal (``repro/reports/release_boundaries.py``) is yes and no, and how many rows ended in each
     status."""
     return {"boundaries": [release_boundaries.describe(rows, signal, available)
                            for signal in release_boundaries.SIGNALS],
@@ -71,8 +74,7 @@ def executorch_cell(report):
         return "-"
     if "counts" not in report:
         return report.get("verdict", "-")
-    return "; ".join(f"{load}: " + ", ".join(f"{n} {outcome}" for outcome, n in sorted(counter.items()))
-                     for load, counter in report["counts"].items() if counter)
+    return describe_counts(report["counts"])
 
 
 def cell(value):

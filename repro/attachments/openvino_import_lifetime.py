@@ -32,13 +32,14 @@ except ImportError:  # before 2025.0 the opsets live under openvino.runtime
 
 EXIT_OK, EXIT_BUG, EXIT_UNTESTABLE = 0, 1, 125
 AS_JSON = sys.argv[1:] == ["--json"]
-USAGE = ("usage: import_lifetime.py [--json]\nexit status (git-bisect convention): 0 the import copied the blob, "
-         "1 bug reproduced, 2 usage error, 125 could not test")
+USAGE = ("usage: openvino_import_lifetime.py [--json]\nexit status (git-bisect convention): 0 the import copied "
+         "the blob, 1 bug reproduced, 2 usage error, 125 could not test")
 if sys.argv[1:] in (["-h"], ["--help"]):
     print(__doc__ + "\n" + USAGE)
     sys.exit(0)
 if sys.argv[1:] not in ([], ["--json"]):
-    print("import_lifetime.py: error: unknown arguments (usage: import_lifetime.py [--json])", file=sys.stderr)
+    print("openvino_import_lifetime.py: error: unknown arguments (usage: openvino_import_lifetime.py [--json])",
+          file=sys.stderr)
     sys.exit(2)
 VERSION = (ov if hasattr(ov, "get_version") else importlib.import_module("openvino.runtime")).get_version()
 REPORT = {"openvino": VERSION, "python": platform.python_version(), "os": platform.platform()}

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 LOADS = ("bytes", "path", "module")
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parents[2]
 
 
 # The child's line in the log before each program, so that a crash report shows only that program's lines.
@@ -77,7 +77,7 @@ class ProgramRunner:
         self.workdir.mkdir(exist_ok=True)
         with self.log.open("w") as log:
             self.child = subprocess.Popen(
-                [sys.executable, "-m", "repro.program_runner", self.load], cwd=PROJECT, text=True,
+                [sys.executable, "-m", "repro.harness.program_runner", self.load], cwd=PROJECT, text=True,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
                 env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT),
                                                                                os.environ.get("PYTHONPATH")]))})

@@ -1,7 +1,8 @@
 """What the project's scripts share at the command line: exit codes in ``--help`` and the checks
 that must fail in one line, with exit 2, before any long work (so no result is lost to them).
 
-(``plain_openvino.py`` and ``import_lifetime.py`` import nothing from the project and spell these out.)
+(``plain_openvino.py`` and the attachments in ``repro/attachments/`` import nothing from the project and
+spell these out.)
 """
 
 import argparse

@@ -51,7 +51,7 @@ def helper_block():
 
     functions = [layouts.strides_in, dim_order.contiguous_strides, dim_order.is_ambiguous, dim_order.dim_order,
                  dim_order.is_default, boundary_marks.mark,
-                 boundary.boundary_dim_orders, boundary._constant, boundary.read_input_in,
+                 boundary.boundary_dim_orders, boundary.constant, boundary.read_input_in,
                  boundary.write_output_in, boundary.honour_dim_orders, boundary.convert]
     constants = (f"INPUT_MARK, OUTPUT_MARK = {boundary_marks.INPUT_MARK!r}, {boundary_marks.OUTPUT_MARK!r}\n"
                  f"TORCH_TO_OPENVINO_TYPES = {boundary.TORCH_TO_OPENVINO_TYPES!r}\n")  # torch dtypes repr as code

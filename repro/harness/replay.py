@@ -9,7 +9,7 @@ ExecuTorch symptom is the OpenVINO symptom.
 
 import torch
 
-from repro.lowering import is_delegate_call, op_name
+from repro.harness.program_contents import is_delegate_call, op_name
 
 
 def as_runtime_sees(tensor):

@@ -1,0 +1,1 @@
+"""The reproducers, the ExecuTorch harness, and the report builders (see the README's layout)."""

@@ -1,0 +1,107 @@
+"""One catalogue case through the real runtime: lower, save the ``.pte``, run it with every way of
+loading, and compare each output with eager PyTorch (values, dtype, shape and dim order).
+
+The result is a record (a dict, JSON-ready) in which a failure at any step is an outcome, not an
+exception: ``repro/executorch_path.py`` prints the records, the tests assert on them
+(``tests/helpers.py``).
+"""
+
+import traceback
+from pathlib import Path
+
+import torch
+
+from repro.harness.lowering import lower
+from repro.harness.outcomes import overall_outcome
+from repro.harness.program_contents import delegated_and_outside_ops
+from repro.harness.replay import capture_delegate_calls, replay
+
+# How the gate loads every program: from bytes (what Python users often do) and by path (deployments).
+GATE_LOADS = ("bytes", "path")
+# The workaround refuses what it cannot make correct, with one of these: not the bug.
+REFUSALS = ("UnsafeCopyError", "DimOrderError")
+
+
+def max_abs_diff(actual, expected):
+    if actual.shape != expected.shape or actual.dtype != expected.dtype:
+        return float("inf")
+    if actual.numel() == 0:
+        return 0.0
+    return float((actual.detach().double() - expected.detach().double()).abs().max())
+
+
+def dim_order(tensor):
+    return list(tensor.dim_order()) if tensor.dim() else []
+
+
+def declared_dim_orders(edge):
+    """The dim order the lowered program declares for each output. It is eager's, except where
+    torch.export itself returns a contiguous copy for a view eager keeps strided (reshape of a
+    channels-last tensor): no ExecuTorch program can return eager's dim order there."""
+    output = next(node for node in edge.exported_program().graph.nodes if node.op == "output")
+    return [dim_order(arg.meta["val"]) for arg in output.args[0]]
+
+
+def compare_outputs(case, actual, expected, declared):
+    """Per output: shape, dtype, values against eager (copies exactly) and dim order against the
+    program's declared one (eager's recorded beside it)."""
+    rows = []
+    for index, want in enumerate(expected):
+        got = actual[index] if index < len(actual) else torch.empty(0)
+        tolerance = 0.0 if index in case.exact_outputs else case.atol
+        diff = max_abs_diff(got, want)
+        rows.append({"index": index, "shape": list(want.shape), "dtype": str(want.dtype).removeprefix("torch."),
+                     "dim_order": declared[index], "eager_dim_order": dim_order(want),
+                     "actual_dim_order": dim_order(got), "tolerance": tolerance, "max_abs_diff": diff,
+                     "ok": diff <= tolerance and dim_order(got) == declared[index]})
+    return rows
+
+
+def eager_outputs(case, inputs):
+    expected = case.module()(*[t.clone() for t in inputs])
+    return list(expected) if isinstance(expected, tuple | list) else [expected]
+
+
+def load_outcome(case, run, inputs, expected, declared):
+    """One load of a program: {"outcome", "detail", "outputs", "inputs_intact"}."""
+    if run.status != "ok":
+        outcome = "crashed" if run.status == "crashed" else run.status
+        return {"outcome": outcome, "detail": run.detail, "outputs": None, "inputs_intact": None}
+    rows = compare_outputs(case, run.outputs, expected, declared)
+    return {"outcome": "correct" if all(row["ok"] for row in rows) else "wrong", "detail": "", "outputs": rows,
+            "inputs_intact": all(torch.equal(a, b) for a, b in zip(run.fed, inputs, strict=True))}
+
+
+def run_case(case, lowering, runners, save_dir, *, with_replay=False, config=None):
+    """Lower (as the ``Lowering`` says), save, run with every runner and compare one case; failures become
+    part of the record."""
+    record = {"case": case.name, "what": case.what, "partitioner": lowering.name,
+              "skip_dim_order": case.skip_dim_order, "lowering_error": None, "delegates": None,
+              "delegated_ops": None, "ops_outside": None, "declared_dim_orders": None, "runs": {}, "replay": None,
+              "pte": None}
+    inputs = case.inputs()
+    expected = eager_outputs(case, inputs)
+    try:
+        edge = lower(case, lowering, config)
+        inside, outside = delegated_and_outside_ops(edge)
+        declared = declared_dim_orders(edge)
+        calls = capture_delegate_calls(edge, case) if with_replay else None
+        program = edge.to_executorch()
+    except Exception as error:
+        # The workaround refuses what it cannot make correct: not the bug.
+        outcome = "refused" if type(error).__name__ in REFUSALS else "lowering_failed"
+        record.update(outcome=outcome, lowering_error=f"{type(error).__name__}: {error}".strip(),
+                      traceback=traceback.format_exc())
+        return record
+    record.update(delegates=len(program.executorch_program.execution_plan[0].delegates),
+                  delegated_ops=inside, ops_outside=outside, declared_dim_orders=declared)
+    path = Path(save_dir) / f"{case.name}.{lowering.name}.pte"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(program.buffer)
+    record["pte"] = str(path)
+    runs = {load: runner.run(path, inputs) for load, runner in runners.items()}
+    record["runs"] = {load: load_outcome(case, run, inputs, expected, declared) for load, run in runs.items()}
+    record["outcome"] = overall_outcome(record["runs"])
+    if with_replay and record["delegates"] and runs.get("bytes") and runs["bytes"].status == "ok":
+        record["replay"] = replay(calls, case, runs["bytes"].outputs)
+    return record

@@ -1,0 +1,47 @@
+"""The named ways a case is lowered: the stock ``OpenvinoPartitioner``, the workaround, or no partitioner.
+
+A ``Lowering`` is a name (for records, file names and tables) and a factory returning a fresh
+(partitioner or None, transform passes) each time; a candidate partitioner under review is one
+more ``Lowering`` (``repro.harness.candidates``), never an entry added to this table.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Lowering:
+    name: str
+    make: Callable[[], tuple]  # () -> (partitioner or None, [transform passes])
+
+
+def stock_partitioner():
+    from executorch.backends.openvino.partitioner import OpenvinoPartitioner
+    from executorch.exir.backend.backend_details import CompileSpec
+
+    return OpenvinoPartitioner([CompileSpec("device", b"CPU")]), []
+
+
+def workaround_partitioner():
+    """The copy-safe partitioner: the whole fix, one line in an export script."""
+    from executorch.exir.backend.backend_details import CompileSpec
+
+    from workaround import CopySafeOpenvinoPartitioner
+
+    return CopySafeOpenvinoPartitioner([CompileSpec("device", b"CPU")]), []
+
+
+def no_partitioner():
+    """ExecuTorch's own kernels only: what ExecuTorch can run without OpenVINO."""
+    return None, []
+
+
+STOCK = Lowering("stock", stock_partitioner)
+WORKAROUND = Lowering("workaround", workaround_partitioner)
+NONE = Lowering("none", no_partitioner)
+LOWERINGS = {lowering.name: lowering for lowering in (STOCK, WORKAROUND, NONE)}
+
+
+def as_lowering(lowering):
+    """A ``Lowering`` as given, or the one of LOWERINGS a name names."""
+    return LOWERINGS[lowering] if isinstance(lowering, str) else lowering

@@ -1,0 +1,45 @@
+"""Can the real ExecuTorch runtime run OpenVINO delegates here?
+
+The runtime's OpenVINO backend dlopens ``$OPENVINO_LIB_PATH`` the first time it loads a delegate,
+so it is pointed at the installed wheel's ``libopenvino_c`` before any program runs.
+"""
+
+import ctypes
+import os
+
+from repro.plain_openvino_c import CApiUnavailable, library_path
+from workaround.provenance import OPENVINO_BACKEND
+
+
+class Untestable(RuntimeError):
+    """ExecuTorch, its OpenVINO backend or OpenVINO's C library cannot be used here."""
+
+
+def locate_openvino_c():
+    """Point the runtime's dlopen at the wheel's libopenvino_c unless the caller already did."""
+    if os.environ.get("OPENVINO_LIB_PATH"):
+        return os.environ["OPENVINO_LIB_PATH"]
+    try:
+        found = library_path()
+    except ImportError as error:
+        raise Untestable(f"cannot import openvino: {error}") from error
+    except CApiUnavailable as error:
+        raise Untestable(str(error)) from error
+    os.environ["OPENVINO_LIB_PATH"] = str(found)
+    return str(found)
+
+
+def check_runtime():
+    """The runtime must have the OpenVINO delegate and a libopenvino_c to load."""
+    locate_openvino_c()
+    try:
+        from executorch.runtime import Runtime
+    except Exception as error:
+        raise Untestable(f"cannot import executorch.runtime: {error}") from error
+    try:
+        ctypes.CDLL(os.environ["OPENVINO_LIB_PATH"])
+    except OSError as error:
+        raise Untestable(f"cannot load OPENVINO_LIB_PATH={os.environ['OPENVINO_LIB_PATH']}: {error}") from error
+    names = Runtime.get().backend_registry.registered_backend_names
+    if OPENVINO_BACKEND not in names:
+        raise Untestable(f"this ExecuTorch runtime has no {OPENVINO_BACKEND} (it has {names})")

@@ -1,0 +1,88 @@
+"""What is known about OpenVINO's releases as packages, in one place: which exist, which install with
+what, and from which one the ExecuTorch path can run.
+
+``repro/matrix.py`` installs from these facts, the tests skip and expect by them
+(``tests/release_behaviour.py`` holds the measured *behaviour*), and ``tox.ini``'s envs are
+checked against them (``tests/test_command_line.py``): change a fact here and the test names every
+env that no longer agrees.
+"""
+
+import argparse
+import re
+import subprocess
+import sys
+
+from packaging.version import InvalidVersion, Version
+
+OLDEST = Version("2023.0.0")
+# Used when the index cannot be asked: every release on PyPI from 2023.0.0 on, Nov 2026.
+BUILTIN_RELEASES = [
+    "2023.0.0", "2023.0.1", "2023.0.2", "2023.1.0", "2023.2.0", "2023.3.0", "2024.0.0", "2024.1.0", "2024.2.0",
+    "2024.3.0", "2024.4.0", "2024.5.0", "2024.6.0", "2025.0.0", "2025.1.0", "2025.2.0", "2025.3.0", "2025.4.0",
+    "2025.4.1", "2026.0.0", "2026.1.0", "2026.2.0", "2026.2.1", "2026.3.0", "2026.3.1", "2026.4.0", "2026.4.1",
+]
+# Older wheels fail to import with numpy 2.
+NUMPY_2_FROM = Version("2024.2.0")
+# 2024.2/2024.3 declare numpy<2 and executorch 1.5.1 needs numpy>=2: before this, pip cannot install both.
+EXECUTORCH_INSTALLS_FROM = Version("2024.4.0")
+# Older frontends reject ExecuTorch's edge ops at lowering (OpConversionFailure "No conversion rule found for
+# operations: <EdgeOpOverload: aten.clone.default> ...", measured on 2024.6.0 and 2025.0.0).
+EXECUTORCH_LOWERS_FROM = Version("2025.1.0")
+# The per-release tox envs (one per series, its newest patch) start here; 2023.0.x is run by the matrix only.
+TOX_FROM = Version("2023.1.0")
+RELEASE_PATTERN = re.compile(r"^\d{4}\.\d+(\.\d+)?$")
+
+
+def series(release):
+    """'2026.4.1' -> '2026.4' (what tox env names and --versions series say)."""
+    return ".".join(str(release).split(".")[:2])
+
+
+def tox_envs(releases=BUILTIN_RELEASES):
+    """{tox env name: the release it pins}, one env per series from TOX_FROM on, its newest patch."""
+    newest = {}
+    for release in sorted(releases, key=Version):
+        if Version(release) >= TOX_FROM:
+            newest[f"ov{series(release)}"] = release
+    return newest
+
+
+def release_list(text):
+    """argparse type: '2024.0.0,2026.4' -> ['2024.0.0', '2026.4']; anything else is a usage error."""
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    bad = [item for item in items if not RELEASE_PATTERN.match(item)]
+    if not items or bad:
+        raise argparse.ArgumentTypeError(f"not a release like 2024.0.0 or a series like 2025.4: {bad or text!r}")
+    return items
+
+
+def discover_releases():
+    """(releases on the index from 2023.0.0 on, a sentence saying where the list came from)."""
+    try:
+        result = subprocess.run([sys.executable, "-m", "pip", "index", "versions", "openvino"],
+                                capture_output=True, text=True, timeout=120, check=False)
+        answer = next((x for x in result.stdout.splitlines() if x.startswith("Available versions:")), None)
+        reason = (result.stderr.strip().splitlines() or ["no answer"])[-1]
+    except (subprocess.TimeoutExpired, OSError) as error:
+        answer, reason = None, str(error)
+    if answer is None:
+        return BUILTIN_RELEASES, (f"The package index could not be asked ({reason}); using the built-in list of "
+                                  f"{len(BUILTIN_RELEASES)} releases.")
+    found = []
+    for item in answer.split(":", 1)[1].split(","):
+        try:
+            version = Version(item.strip())
+        except InvalidVersion:
+            continue
+        if version >= OLDEST and not version.is_prerelease and not version.is_devrelease:
+            found.append(str(version))
+    found.sort(key=Version)
+    return found, f"Releases from the package index: {len(found)} from {OLDEST} on."
+
+
+def resolve(requested, available):
+    """A requested release or series -> the release to install, or None when the index lacks it."""
+    if requested.count(".") == 2:
+        return requested if requested in available else None
+    series = [r for r in available if r.startswith(requested + ".")]
+    return max(series, key=Version) if series else None

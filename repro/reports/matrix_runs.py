@@ -1,0 +1,157 @@
+"""Running the reproducers in one environment per OpenVINO release (what ``repro/matrix.py`` does).
+
+Each release gets its own environment, created on demand under ``.matrix/envs`` (git-ignored)
+and reused by the next run: openvino and numpy (numpy<2 before 2024.2) with uv when uv is on
+the PATH, plain venv + pip otherwise; with ``--executorch``, releases from 2024.4 on get the
+ExecuTorch stack too (the project's ``executorch`` dependency group, always with pip: uv would
+fetch a multi-GB CUDA torch). One release failing — install, crash, timeout, exit 125 —
+becomes a row with that status; it never stops the run.
+"""
+
+import concurrent.futures
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import tomllib
+from pathlib import Path
+
+from packaging.version import Version
+
+from repro.releases import EXECUTORCH_INSTALLS_FROM, NUMPY_2_FROM, resolve
+from repro.reports import markdown as md
+from repro.reports import matrix_report
+
+REPRO = Path(__file__).resolve().parents[1]
+PROJECT = REPRO.parent
+
+
+def executorch_requirements():
+    with (PROJECT / "pyproject.toml").open("rb") as file:
+        return tomllib.load(file)["dependency-groups"]["executorch"]
+
+
+def requirements(release, with_executorch):
+    numpy = "numpy" if Version(release) >= NUMPY_2_FROM else "numpy<2"
+    extra = executorch_requirements() if with_executorch else []
+    return [f"openvino=={release}", numpy, *extra]
+
+
+class InstallFailed(RuntimeError):
+    pass
+
+
+def run_logged(command, timeout):
+    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+    if result.returncode != 0:
+        tail = (result.stderr or result.stdout).strip().splitlines()[-3:]
+        raise InstallFailed(f"{Path(command[0]).name} {command[1]} failed: " + " / ".join(tail))
+
+
+def prepare_environment(cache, release, with_executorch, timeout):
+    """The env's python, creating the env unless an identical one is cached."""
+    wanted = requirements(release, with_executorch)
+    folder = cache / (f"ov-{release}" + ("-executorch" if with_executorch else ""))
+    python, marker = folder / "bin" / "python", folder / "matrix-requirements.txt"
+    if marker.exists() and marker.read_text() == "\n".join(wanted):
+        return python, "cached"
+    shutil.rmtree(folder, ignore_errors=True)
+    uv = shutil.which("uv") if not with_executorch else None
+    try:
+        if uv:
+            run_logged([uv, "venv", "--quiet", "--python", sys.executable, str(folder)], timeout)
+            run_logged([uv, "pip", "install", "--quiet", "--python", str(python), *wanted], timeout)
+        else:
+            run_logged([sys.executable, "-m", "venv", str(folder)], timeout)
+            run_logged([str(python), "-m", "pip", "install", "--quiet", *wanted], timeout)
+    except (InstallFailed, subprocess.TimeoutExpired) as error:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise InstallFailed(str(error)) from error
+    marker.write_text("\n".join(wanted))
+    return python, "uv" if uv else "pip"
+
+
+STATUS_BY_EXIT = {0: "ok", 1: "bug", 125: "untestable"}
+
+
+def run_script(python, script, timeout):
+    """(status, detail, parsed JSON or None) for one reproducer (a path under repro/) run in an isolated
+    interpreter."""
+    try:
+        result = subprocess.run([str(python), str(REPRO / script), "--json"], capture_output=True, text=True,
+                                timeout=timeout, check=False, cwd=PROJECT)
+    except subprocess.TimeoutExpired:
+        return "timeout", f"{script} ran longer than {timeout} s", None
+    if result.returncode < 0:
+        name = signal.Signals(-result.returncode).name
+        return "crashed", f"{script} was killed by {name}: {result.stderr.strip()[-300:]}", None
+    try:
+        report = json.loads(result.stdout)
+    except json.JSONDecodeError:
+        return "error", f"{script} exited {result.returncode} without JSON: {result.stderr.strip()[-300:]}", None
+    status = STATUS_BY_EXIT.get(result.returncode, "error")
+    return status, "" if status in ("ok", "bug") else report.get("verdict", ""), report
+
+
+def run_attachment(python, name, timeout):
+    """An attachment as a maintainer runs it, with no arguments: its exit code and output, verbatim."""
+    try:
+        result = subprocess.run([str(python), str(md.attachment(name))],
+                                capture_output=True, text=True, timeout=timeout, check=False, cwd=PROJECT)
+    except subprocess.TimeoutExpired:
+        return {"exit_code": None, "output": f"ran longer than {timeout} s"}
+    return {"exit_code": result.returncode, "output": (result.stdout + result.stderr).strip()}
+
+
+def matrix_row(requested, release, *, cache, with_executorch, timeout, progress):
+    row = {"requested": requested, "release": release, "status": None, "detail": "", "seconds": None,
+           "plain": None, "snippet": None, "import_lifetime": None, "executorch": None, "executorch_by_path": None}
+    started = time.monotonic()
+    executorch = with_executorch and Version(release) >= EXECUTORCH_INSTALLS_FROM
+    progress(release, "installing" if not executorch else "installing with the ExecuTorch stack")
+    try:
+        python, how = prepare_environment(cache, release, executorch, timeout)
+    except InstallFailed as error:
+        row.update(status="install_failed", detail=str(error), seconds=round(time.monotonic() - started, 1))
+        return row
+    progress(release, f"running the plain reproducer (environment: {how})")
+    row["status"], row["detail"], row["plain"] = run_script(python, "plain_openvino.py", timeout)
+    c_api_skipped = any(s["part"] == "c_api" for s in (row["plain"] or {}).get("skipped", []))
+    row["detail"] = row["detail"] or ("C API not run: this wheel ships no libopenvino_c" if c_api_skipped else "")
+    progress(release, "running the report's snippet")
+    row["snippet"] = run_attachment(python, "openvino_stale_copies.py", timeout)
+    progress(release, "running the import-lifetime reproducer")
+    status, detail, row["import_lifetime"] = run_script(python, "attachments/openvino_import_lifetime.py", timeout)
+    if status not in ("ok", "bug", "untestable"):
+        row["detail"] = "; ".join(filter(None, [row["detail"], f"openvino_import_lifetime.py {status}: {detail}"]))
+    if executorch:
+        progress(release, "running the ExecuTorch path")
+        status, detail, row["executorch"] = run_script(python, "executorch_path.py", timeout)
+        if row["executorch"] is None:
+            row["executorch"] = {"verdict": f"{status}: {detail}"}
+        progress(release, "running the ExecuTorch report's reproducer")
+        row["executorch_by_path"] = run_attachment(python, "executorch_frees_blob.py", timeout)
+    row["seconds"] = round(time.monotonic() - started, 1)
+    return row
+
+
+def run_matrix(requested, available, *, cache, with_executorch, jobs, timeout):
+    lock, done = threading.Lock(), [0]
+
+    def progress(release, step):
+        with lock:
+            print(f"[{done[0]:>2}/{len(requested)} done] {release}: {step}", file=sys.stderr, flush=True)
+
+    def job(item):
+        row = matrix_row(item, resolve(item, available), cache=cache, with_executorch=with_executorch,
+                         timeout=timeout, progress=progress)
+        with lock:
+            done[0] += 1
+        progress(row["release"], f"{matrix_report.STATUS_MEANING[row['status']]} ({row['seconds']} s)")
+        return row
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(job, requested))

@@ -1,0 +1,31 @@
+"""The upstream issue bodies the matrix writes (``repro/matrix.py --reports DIR``), one module each:
+
+- ``openvino-stale-copies.md`` (``openvino_stale_copies``): the CPU plugin never writes an output fed by a
+  Parameter when outputs are set after inputs (OpenVINO's bug; the ExecuTorch symptom is its symptom);
+- ``openvino-import-lifetime.md`` (``openvino_import_lifetime``): since 2026.4.0 ``ov_core_import_model``
+  keeps reading the caller's buffer after it returns;
+- ``executorch-frees-blob.md`` (``executorch_frees_blob``): ExecuTorch's OpenVINO backend frees the blob
+  right after that import, so programs loaded by path crash on OpenVINO 2026.4.x.
+
+(``executorch-channels-last.md`` is built from an ExecuTorch-path run instead:
+``repro/executorch_path.py --report FILE``.) Each renders the same way (``repro/reports/markdown.py``)
+and states evidence only from the rows it was given, naming the releases that were and were not run.
+"""
+
+from repro.reports.executorch_frees_blob import executorch_frees_blob
+from repro.reports.openvino_import_lifetime import openvino_import_lifetime
+from repro.reports.openvino_stale_copies import openvino_stale_copies
+
+REPORTS = {"openvino-stale-copies.md": openvino_stale_copies,
+           "openvino-import-lifetime.md": openvino_import_lifetime,
+           "executorch-frees-blob.md": executorch_frees_blob}
+
+
+def write_reports(matrix, directory):
+    """Write every report into ``directory``; returns the paths written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, render in REPORTS.items():
+        (directory / name).write_text(render(matrix))
+        written.append(directory / name)
+    return written

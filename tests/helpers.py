@@ -1,0 +1,98 @@
+"""What the test modules share: whether the ExecuTorch path can run here, one way to run a command as a
+user does, one way to make an ad-hoc case, and one way to lower a model, save its ``.pte`` and run it in
+the real runtime.
+
+(Records of catalogue cases come from ``repro.harness.case_runs.run_case`` through the ``lowered_case``
+fixture; comparing a record with eager is ``tests.outcomes.assert_equals_eager``.)
+"""
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from repro.releases import EXECUTORCH_LOWERS_FROM
+from tests.release_behaviour import installed_openvino
+
+PROJECT = Path(__file__).resolve().parent.parent
+REPRO = PROJECT / "repro"
+ATTACHMENTS = REPRO / "attachments"
+
+
+@functools.cache
+def executorch_path_problem():
+    """Why the ExecuTorch path cannot run here, measured by lowering the upstream example, or None."""
+    try:
+        from repro.harness import catalogue, lowering, runtime
+        from repro.harness.lowerings import STOCK
+    except ImportError as error:
+        if os.environ.get("EXECUTORCH_UNAVAILABLE"):
+            return os.environ["EXECUTORCH_UNAVAILABLE"]
+        raise RuntimeError(f"the ExecuTorch stack is not importable ({error}), yet this environment is meant to "
+                           "have it; where it cannot be installed, say why in EXECUTORCH_UNAVAILABLE (tox.ini "
+                           "does for the OpenVINO releases that need numpy<2)") from error
+    runtime.check_runtime()
+    try:
+        lowering.lower(catalogue.CASES["upstream_clone_sin"], STOCK)
+    except Exception as error:
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+        reason = next((line for line in lines if "No conversion rule" in line), lines[0] if lines else repr(error))
+        return f"OpenVINO {installed_openvino()} cannot lower ExecuTorch's edge ops: {reason}"
+    return None
+
+
+def skip_module_without_executorch_path():
+    """Skip a test module where the ExecuTorch path cannot run, saying what is missing (as measured).
+    A missing stack is an error unless the environment declares it unavailable (EXECUTORCH_UNAVAILABLE).
+    Where the path is known to work, a failure to lower is an error, not a skip; where it is known not
+    to, a successful lowering is an error too: either way the release table needs updating."""
+    problem, release = executorch_path_problem(), installed_openvino()
+    lowering_failed = problem is not None and problem.startswith("OpenVINO")
+    if release >= EXECUTORCH_LOWERS_FROM and lowering_failed:
+        raise RuntimeError(f"{problem} -- but {EXECUTORCH_LOWERS_FROM} and newer used to lower it")
+    if release < EXECUTORCH_LOWERS_FROM and problem is None:
+        raise RuntimeError(f"OpenVINO {release} now lowers ExecuTorch programs: lower EXECUTORCH_LOWERS_FROM "
+                           "in repro/releases.py and add this release's expectations")
+    if problem:
+        pytest.skip(problem, allow_module_level=True)
+
+
+def run_cli(*command, env=None, cwd=PROJECT, timeout=600):
+    """Run ``command`` in a child process as a user would ("python" is this interpreter), from the project
+    folder unless told otherwise; the CompletedProcess with text output, whatever the exit code."""
+    argv = [sys.executable if part == "python" else str(part) for part in command]
+    return subprocess.run(argv, capture_output=True, text=True, check=False, cwd=cwd, env=env, timeout=timeout)
+
+
+def package_source(folder):
+    """What ``pip install <this repo>`` builds from, copied into ``folder/source`` so that the build leaves
+    nothing in the checkout; returns that folder."""
+    source = Path(folder) / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(PROJECT / name, source / name)
+    shutil.copytree(PROJECT / "workaround", source / "workaround", ignore=shutil.ignore_patterns("__pycache__"))
+    return source
+
+
+def ad_hoc_case(function, inputs, name="ad_hoc", **options):
+    """A catalogue ``Case`` for a model a test builds itself, fed fresh copies of ``inputs`` each time."""
+    from repro.harness.catalogue import Case
+
+    return Case(name, name, function, lambda: tuple(t.clone() for t in inputs), **options)
+
+
+def lower_save_run(case, lowering, runner, folder, serialize=None):
+    """(program manager, run): ``case`` lowered as ``lowering`` says, serialized (``serialize(edge)``, by default
+    ``edge.to_executorch()``), written to ``folder`` and run once by ``runner`` (a ``ProgramRunner``)."""
+    from repro.harness.lowering import lower
+
+    edge = lower(case, lowering)
+    program = serialize(edge) if serialize else edge.to_executorch()
+    path = Path(folder) / f"{case.name}.{lowering.name}.{len(list(Path(folder).iterdir()))}.pte"
+    path.write_bytes(program.buffer)
+    return program, runner.run(path, case.inputs())
