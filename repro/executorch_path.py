@@ -108,7 +108,7 @@ def show_progress(number, total, record):
 def parse_arguments(argv):
     """The options, every one checked (a one-line usage error, exit 2) before any case runs."""
     parser = cli.parser(__doc__.splitlines()[0], cli.BISECT_EXIT_CODES + " (with the workaround or a candidate: "
-                        "1 means some case is not equal to eager)")
+                        "1 means some case is not equal to eager)", prog="executorch_path.py")
     parser.add_argument("--partitioner", default="stock", metavar="NAME|module:Class",
                         help=f"one of {', '.join(sorted(LOWERINGS))}, or a candidate partitioner class by "
                              "import path (constructed with [CompileSpec('device', b'CPU')]), held to eager like "

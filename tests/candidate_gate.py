@@ -71,21 +71,31 @@ def capability(item):
     return next((name for name, cases in groups if case in {c.name for c in cases}), "copies")
 
 
+CAPABILITY = "candidate_capability"  # the report's user property naming the capability a test checks
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
+    """Label the report with its capability where the test runs (an xdist worker, or this process): the
+    report travels to the process that prints the summary, the item does not."""
     outcome = yield
-    record(item, outcome.get_result())
+    if _state["spec"] and item.get_closest_marker("under_test"):
+        outcome.get_result().user_properties.append((CAPABILITY, capability(item)))
 
 
-def record(item, report):
-    if not _state["spec"] or report.when not in ("setup", "call") or not item.get_closest_marker("under_test"):
+def pytest_runtest_logreport(report):
+    """Count each labelled report where the summary is printed (with xdist the controller sees every worker's
+    reports; a worker counts its own too, but prints no summary)."""
+    labels = dict(report.user_properties)
+    if CAPABILITY not in labels or report.when not in ("setup", "call"):
         return
-    results = _state["results"].setdefault(capability(item), {"passed": 0, "failed": 0, "first": None})
+    results = _state["results"].setdefault(labels[CAPABILITY], {"passed": 0, "failed": 0, "first": None})
     if report.failed:
         results["failed"] += 1
         crash = getattr(report.longrepr, "reprcrash", None)
         message = crash.message if crash else str(report.longrepr)
-        results["first"] = results["first"] or f"{item.name}: {message.splitlines()[0][:300]}"
+        name = report.nodeid.split("::")[-1]
+        results["first"] = results["first"] or f"{name}: {message.splitlines()[0][:300]}"
     elif report.when == "call" and report.passed:
         results["passed"] += 1
 

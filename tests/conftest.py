@@ -4,7 +4,7 @@ import pytest
 
 from tests.outcomes import assert_equals_eager
 
-pytest_plugins = ["tests.candidate_gate"]
+pytest_plugins = ["tests.candidate_gate", "pytester"]
 
 
 @pytest.fixture(scope="session")

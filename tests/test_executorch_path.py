@@ -91,15 +91,32 @@ def run_script(*args, **env):
     return run_cli("python", REPRO / "executorch_path.py", *args, env={**os.environ, **env})
 
 
-def test_script_json_and_saved_pte(tmp_path):
-    result = run_script("--json", "--case", "upstream_clone_sin", "--save-dir", str(tmp_path))
+CHANNELS_LAST_REPORT_CASES = ["conv_channels_last_input", "sin_channels_last_input"]
+
+
+@pytest.fixture(scope="module")
+def stock_run(tmp_path_factory):
+    """One run of the script as a user runs it, stock partitioner: JSON on stdout, every .pte saved, and the
+    channels-last report written; (result, save folder, report path)."""
+    folder = tmp_path_factory.mktemp("stock_run")
+    cases = [item for case in ["upstream_clone_sin", *CHANNELS_LAST_REPORT_CASES] for item in ("--case", case)]
+    report = folder / "reports" / "executorch-channels-last.md"
+    result = run_script("--json", *cases, "--save-dir", str(folder / "pte"), "--report", str(report))
+    return result, folder / "pte", report
+
+
+def test_script_json_and_saved_pte(stock_run):
+    from repro.harness.outcomes import outcome_counts
+
+    result, saved, _ = stock_run
     report = json.loads(result.stdout)
     assert result.returncode == report["exit_code"] == executorch_path.EXIT_BUG, result.stderr[-2000:]
-    [record] = report["cases"]
+    record = next(record for record in report["cases"] if record["case"] == "upstream_clone_sin")
     assert record["outcome"] == "wrong"
     assert {load: run["outcome"] for load, run in record["runs"].items()} == {"bytes": "wrong", "path": "wrong"}
-    assert report["counts"] == {"lowering": {}, "bytes": {"wrong": 1}, "path": {"wrong": 1}}
-    assert (tmp_path / "upstream_clone_sin.stock.pte").read_bytes()[4:8] == b"ET12"
+    assert report["counts"] == json.loads(json.dumps(outcome_counts(report["cases"])))
+    assert report["counts"]["bytes"]["wrong"] == 2, "the copy and the channels-last conv"
+    assert (saved / "upstream_clone_sin.stock.pte").read_bytes()[4:8] == b"ET12"
 
 
 def test_unloadable_openvino_library_exits_125(tmp_path):
@@ -108,19 +125,22 @@ def test_unloadable_openvino_library_exits_125(tmp_path):
     assert "COULD NOT TEST: cannot load OPENVINO_LIB_PATH" in result.stderr
 
 
-def test_unknown_case_is_a_usage_error():
-    result = run_script("--case", "no_such_case")
-    assert result.returncode == 2
-    assert "--case: no such case: no_such_case" in result.stderr.splitlines()[-1]
+def usage_error(capsys, *arguments):
+    """The one line ``executorch_path.py ARGUMENTS`` prints before exiting 2 (parsed in this process: options
+    are checked before anything is imported or run, so a child would only add its start-up)."""
+    with pytest.raises(SystemExit) as exited:
+        executorch_path.main(list(arguments))
+    assert exited.value.code == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    return line
 
 
-CHANNELS_LAST_REPORT_CASES = ["conv_channels_last_input", "sin_channels_last_input"]
+def test_unknown_case_is_a_usage_error(capsys):
+    assert "--case: no such case: no_such_case" in usage_error(capsys, "--case", "no_such_case")
 
 
-def test_channels_last_report_has_the_reproducer_the_measured_table_and_the_diff(tmp_path):
-    report = tmp_path / "reports" / "executorch-channels-last.md"
-    arguments = [item for case in CHANNELS_LAST_REPORT_CASES for item in ("--case", case)]
-    result = run_script(*arguments, "--report", str(report))
+def test_channels_last_report_has_the_reproducer_the_measured_table_and_the_diff(stock_run):
+    result, _, report = stock_run
     assert result.returncode == executorch_path.EXIT_BUG, result.stderr[-2000:]
     text = report.read_text()
     for heading in ("## Summary", "## Reproducer", "## Measured", "## Proposed change"):
@@ -136,10 +156,8 @@ def test_channels_last_report_has_the_reproducer_the_measured_table_and_the_diff
     (["--partitioner", "workaround", "--report", "r.md"], "use it with --partitioner stock"),
     (["--report", "/proc/forbidden/r.md"], "cannot write into /proc/forbidden"),
 ], ids=["not_stock", "unwritable"])
-def test_report_usage_errors_are_one_line_and_exit_2(arguments, message):
-    result = run_script(*arguments)
-    assert result.returncode == 2
-    assert message in result.stderr.strip().splitlines()[-1]
+def test_report_usage_errors_are_one_line_and_exit_2(capsys, arguments, message):
+    assert message in usage_error(capsys, *arguments)
 
 
 def test_minimal_channels_last_reproducer_reproduces():
@@ -168,20 +186,10 @@ def test_script_runs_a_candidate_partitioner_named_by_import_path(tmp_path):
     (["--partitioner", "bogus"], "is neither one of none, stock, workaround nor module.path:ClassName"),
     (["--transform-pass", "workaround:DefaultDimOrderForOpenvino"], "goes with a candidate partitioner"),
 ])
-def test_a_bad_candidate_is_a_usage_error(arguments, message):
-    result = run_script(*arguments)
-    assert result.returncode == 2
-    assert message in result.stderr.splitlines()[-1]
+def test_a_bad_candidate_is_a_usage_error(capsys, arguments, message):
+    assert message in usage_error(capsys, *arguments)
 
 
-def test_an_unwritable_save_dir_is_a_usage_error_before_any_case_runs():
-    result = run_script("--save-dir", "/proc/forbidden")
-    assert result.returncode == 2
-    assert "Traceback" not in result.stderr
-    assert result.stderr.strip().splitlines()[-1].startswith(
+def test_an_unwritable_save_dir_is_a_usage_error_before_any_case_runs(capsys):
+    assert usage_error(capsys, "--save-dir", "/proc/forbidden").startswith(
         "executorch_path.py: error: --save-dir: cannot write into /proc/forbidden")
-
-
-def test_help_states_the_exit_codes():
-    assert "exit status (git-bisect convention): 0 correct, 1 bug reproduced, 2 usage error, 125 could not test" \
-        in " ".join(run_script("--help").stdout.split())

@@ -1,6 +1,7 @@
 """The main job (``tox -e repro``): quiet, and ending in one line that says what it found."""
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -35,8 +36,9 @@ def test_it_shows_the_reports_without_third_party_noise(main_job):
 
 
 def test_the_executorch_script_alone_hides_import_chatter_unless_verbose():
-    quiet, verbose = (run_cli("python", REPRO / "executorch_path.py", "--case", "clone_only", *flag)
-                      for flag in ([], ["-v"]))
+    with ThreadPoolExecutor(2) as both:  # two child processes, one per core
+        quiet, verbose = both.map(lambda flag: run_cli("python", REPRO / "executorch_path.py", "--case",
+                                                       "clone_only", *flag), ([], ["-v"]))
     assert quiet.returncode == verbose.returncode == 1
     assert [line for line in quiet.stderr.splitlines() if THIRD_PARTY_NOISE.search(line)] == []
     assert THIRD_PARTY_NOISE.search(verbose.stderr), "with -v the chatter is shown"

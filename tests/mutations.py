@@ -1,0 +1,104 @@
+"""Does the gate notice? Break the workaround in one known way, run ``tox -e ov2026.4``, expect it red.
+
+Each mutation is one exact edit of one file of ``workaround/`` (the text must occur exactly once, so a
+refactoring that moves it makes the mutation fail loudly instead of silently testing nothing). It is
+applied to a scratch copy of the project, never to the working tree, and the gate runs there with this
+checkout's tox environment (``--workdir``), as ``tox -e ov2026.4`` would. By default the gate stops at
+its first failure (``-x``): a red gate and the test that caught it; ``--all`` runs it whole and lists
+every failing test.
+
+    python -m tests.mutations [--only a,c] [--all] [--json FILE]
+
+Exit status: 0 every mutation turned the gate red, 1 some mutation left it green, 2 usage error.
+Not part of the gate itself (each mutation costs a gate run).
+"""
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+EMPTY_OR_SCALAR_DOC = '    """\'0-d\' or \'0-size\' for what the delegate cannot take at all, else None."""\n'
+# name -> (what it breaks, file, the text, what replaces it)
+MUTATIONS = {
+    "a": ("the in-delegate input dim-order conversion disabled", "workaround/boundary_dim_orders.py",
+          "            read_input_in(model, index, list(order))", "            pass"),
+    "b": ("the in-delegate output dim-order conversion disabled", "workaround/boundary_dim_orders.py",
+          "            write_output_in(model, index, list(order))", "            pass"),
+    "c": ("blobs no longer kept inline", "workaround/inline_blobs.py",
+          "    if has_marked_openvino_delegate(self):", "    if False:"),
+    "d": ("dim_order_ops._clone_dim_order removed from the copy op set", "workaround/copy_ops.py",
+          "    torch.ops.dim_order_ops._clone_dim_order.default,\n", ""),
+    "e": ("the 0-d / 0-size guard disabled", "workaround/delegate_limits.py",
+          EMPTY_OR_SCALAR_DOC, EMPTY_OR_SCALAR_DOC + "    return None\n"),
+    "f": ("the dynamic-output guard disabled", "workaround/delegate_limits.py",
+          '        if is_dynamic(tensor):\n            return "dynamic-shaped output"\n', ""),
+    "g": ("declare_ambiguous_layouts_default made a no-op", "workaround/ambiguous_layouts.py",
+          "    user_inputs = set(exported_program.graph_signature.user_inputs)\n",
+          "    return\n    user_inputs = set(exported_program.graph_signature.user_inputs)\n"),
+}
+IGNORED = shutil.ignore_patterns(".git", ".tox", ".matrix", "out", "__pycache__", ".pytest_cache",
+                                 ".hypothesis", ".ruff_cache")
+
+
+class MutationDoesNotApply(RuntimeError):
+    """The text a mutation edits is not in its file exactly once: update MUTATIONS."""
+
+
+def mutated_copy(name, folder):
+    """A copy of the project in ``folder`` with mutation ``name`` applied."""
+    _, relative, text, replacement = MUTATIONS[name]
+    shutil.copytree(PROJECT, folder, ignore=IGNORED)
+    target = folder / relative
+    source = target.read_text()
+    if source.count(text) != 1:
+        raise MutationDoesNotApply(f"mutation {name}: {text.strip()!r} occurs {source.count(text)} times in "
+                                   f"{relative}")
+    target.write_text(source.replace(text, replacement))
+    return folder
+
+
+def run_gate(folder, stop_at_first):
+    """(exit code, failing test ids, seconds) of ``tox -e ov2026.4`` in ``folder``."""
+    started = time.monotonic()
+    options = ["-x"] if stop_at_first else []
+    result = subprocess.run([sys.executable, "-m", "tox", "--workdir", str(PROJECT / ".tox"), "-e", "ov2026.4",
+                             "--", "-p", "no:cacheprovider", "-q", *options], cwd=folder, capture_output=True,
+                            text=True, check=False)
+    failing = re.findall(r"^(?:FAILED|ERROR) (\S+)", result.stdout, re.M)
+    return result.returncode, failing, round(time.monotonic() - started)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     epilog="exit status: 0 every mutation turned the gate red, 1 some left it "
+                                            "green, 2 usage error")
+    parser.add_argument("--only", type=lambda text: text.split(","), default=list(MUTATIONS),
+                        help=f"comma-separated mutations to run (default all: {','.join(MUTATIONS)})")
+    parser.add_argument("--all", action="store_true", help="run the whole gate, listing every failing test")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args(argv)
+    if unknown := [name for name in args.only if name not in MUTATIONS]:
+        parser.error(f"--only: no such mutation: {', '.join(unknown)}")
+    results = []
+    for name in args.only:
+        with tempfile.TemporaryDirectory() as scratch:
+            code, failing, seconds = run_gate(mutated_copy(name, Path(scratch) / "project"), not args.all)
+        results.append({"mutation": name, "what": MUTATIONS[name][0], "gate_exit": code, "caught_by": failing,
+                        "seconds": seconds})
+        verdict = "RED" if code else "GREEN (not caught)"
+        print(f"({name}) {MUTATIONS[name][0]}: gate {verdict} after {seconds} s; caught by "
+              f"{', '.join(failing) or 'nothing'}", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+    return 0 if all(result["gate_exit"] for result in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
