@@ -52,7 +52,7 @@ def execute_layer_test(pte_dir, runners):
     (copies exactly, the rest within ``atol``), the delegate count, and a clean post-lowering check."""
     from repro.harness.case_runs import run_case
     from repro.harness.catalogue import COMPUTE_ATOL
-    from repro.harness.lowerings import LOWERINGS
+    from repro.harness.lowerings import as_lowering
     from tests.candidate_gate import under_test
     from tests.helpers import ad_hoc_case
     from workaround import check_program
@@ -60,7 +60,7 @@ def execute_layer_test(pte_dir, runners):
     def run(function, inputs, *, partitioner=None, compile_config=None, exact_outputs=(),
             atol=COMPUTE_ATOL, expected_delegates=None, name="layer_test"):
         case = ad_hoc_case(function, inputs, name, exact_outputs=exact_outputs, atol=atol)
-        lowering = LOWERINGS[partitioner] if partitioner else under_test()
+        lowering = as_lowering(partitioner or under_test())
         record = run_case(case, lowering, runners, pte_dir, config=compile_config)
         assert_equals_eager(record)
         if expected_delegates is not None:
