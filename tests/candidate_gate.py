@@ -12,7 +12,11 @@ A pytest plugin (``pytest_plugins`` in the conftest loads it).
 
 import pytest
 
-CAPABILITIES = ("copies", "channels-last", "by-path", "guards", "property-based")
+CAPABILITIES = ("copies", "channels-last", "by-path", "guards", "policy", "property-based")
+# What each kind of post-lowering check finding is about (``workaround.check``).
+FINDING_CAPABILITIES = {"pass_through_output": "copies", "non_default_dim_order": "channels-last",
+                        "delegate_blob_in_segment": "by-path", "empty_or_0d_argument": "guards",
+                        "dynamic_shaped_output": "guards"}
 _state = {"lowering": None, "spec": None, "results": {}}
 
 
@@ -57,14 +61,24 @@ def pytest_collection_modifyitems(config, items):
     items[:] = kept
 
 
-def capability(item):
-    """Which capability a test checks: from its catalogue case's group, else from the test itself."""
+def capability(item, error=None):
+    """Which capability a test checks: from its catalogue case's group, else from the test itself. A failure
+    that only loading by path shows (``error.by_path_only``: right from bytes, or only the delegate blob in a
+    segment) counts against by-path, and check findings against what they are about (the blob in a segment
+    aside, when there is more), whatever the case is about."""
     from repro.harness import catalogue
 
+    if getattr(error, "by_path_only", False):
+        return "by-path"
+    about = {FINDING_CAPABILITIES.get(kind) for kind in getattr(error, "kinds", ())} - {"by-path"}
+    if len(about) == 1 and None not in about:
+        return about.pop()
     if "fuzz" in item.module.__name__:
         return "property-based"
     if "by_path" in item.module.__name__:
         return "by-path"
+    if "policy" in item.name:
+        return "policy"
     case = getattr(item, "callspec", None) and item.callspec.params.get("case")
     groups = (("channels-last", catalogue.DIM_ORDER_CASES), ("by-path", catalogue.CONSTANT_CASES),
               ("guards", catalogue.GUARD_CASES))
@@ -80,7 +94,8 @@ def pytest_runtest_makereport(item, call):
     report travels to the process that prints the summary, the item does not."""
     outcome = yield
     if _state["spec"] and item.get_closest_marker("under_test"):
-        outcome.get_result().user_properties.append((CAPABILITY, capability(item)))
+        error = call.excinfo.value if call.excinfo else None
+        outcome.get_result().user_properties.append((CAPABILITY, capability(item, error)))
 
 
 def pytest_runtest_logreport(report):

@@ -4,7 +4,7 @@ import pytest
 
 from tests.outcomes import assert_equals_eager
 
-pytest_plugins = ["tests.candidate_gate", "pytester"]
+pytest_plugins = ["tests.candidate_gate", "tests.executorch_source", "pytester"]
 
 
 @pytest.fixture(scope="session")

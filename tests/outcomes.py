@@ -12,38 +12,65 @@ UPSTREAM_CHANGED = ("Upstream behaviour changed: this case now does better than 
                     "the upstream report, and consider retiring the workaround.")
 
 
-class WrongValues(AssertionError):
+class CaseFailure(AssertionError):
+    """A case's program is not what eager PyTorch gives. ``by_path_only``: it is right loaded from bytes and
+    wrong only loaded by path (the by-path capability of a candidate, whatever the case is about)."""
+
+    def __init__(self, message, by_path_only=False):
+        super().__init__(message)
+        self.by_path_only = by_path_only
+
+
+class WrongValues(CaseFailure):
     """The program ran but an output differs from eager PyTorch beyond its tolerance."""
 
 
-class Crashed(AssertionError):
+class Crashed(CaseFailure):
     """The process running the program died (e.g. SIGSEGV) or hung."""
 
 
-class RuntimeFailed(AssertionError):
+class RuntimeFailed(CaseFailure):
     """The program loaded but execute() returned an error."""
 
 
-class LoweringFailed(AssertionError):
+class LoweringFailed(CaseFailure):
     """to_edge_transform_and_lower or to_executorch raised (or the workaround refused the model)."""
 
 
+class CheckFindings(CaseFailure):
+    """The post-lowering check found something; ``kinds`` says what (``workaround.check.Finding.kind``)."""
+
+    def __init__(self, findings):
+        self.kinds = {finding.kind for finding in findings}
+        super().__init__(f"post-lowering check findings: {findings}",
+                         by_path_only=self.kinds == {"delegate_blob_in_segment"})
+
+
 def assert_equals_eager(record, loads=None):
-    """Every load of the record's program (or those named) ran and equals eager PyTorch."""
+    """Every load of the record's program (or those named) ran and equals eager PyTorch; bytes are judged
+    first, so that a failure by path alone says so."""
     if record["outcome"] in ("lowering_failed", "refused"):
         raise LoweringFailed(f"{record['outcome']}: {record['lowering_error']}")
-    for load in loads or record["runs"]:
+    for load in sorted(loads or record["runs"], key=lambda load: load != "bytes"):
         run = record["runs"][load]
         where = f"{record['case']} ({record['partitioner']} partitioner, loaded from {load})"
+        by_path_only = load == "path" and "bytes" in record["runs"]
         if run["outcome"] in ("crashed", "timed_out"):
-            raise Crashed(f"{where}: {run['detail']}")
+            raise Crashed(f"{where}: {run['detail']}", by_path_only)
         if run["outcome"] == "runtime_failed":
-            raise RuntimeFailed(f"{where}: {run['detail']}")
+            raise RuntimeFailed(f"{where}: {run['detail']}", by_path_only)
         if wrong := [row for row in run["outputs"] if not row["ok"]]:
             row = wrong[0]
             raise WrongValues(f"{where}: output {row['index']} differs from eager by {row['max_abs_diff']:.3g} "
                               f"(tolerance {row['tolerance']:.3g}; dim order {row['actual_dim_order']}, "
-                              f"declared {row['dim_order']}); {len(wrong)} output(s) differ: {wrong}")
+                              f"declared {row['dim_order']}); {len(wrong)} output(s) differ: {wrong}",
+                              by_path_only)
+
+
+def assert_check_is_clean(findings):
+    """The post-lowering check found nothing (``workaround.check_program``'s findings)."""
+    if findings:
+        raise CheckFindings(findings)
 
 
 EXPECTED_RAISES = {"wrong": WrongValues, "lowering_failed": LoweringFailed, "runtime_failed": RuntimeFailed,

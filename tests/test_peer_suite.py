@@ -1,46 +1,64 @@
-"""ExecuTorch's own OpenVINO op tests (shipped in the executorch wheel) must come out exactly the
-same, test by test and subtest by subtest, with the workaround installed as without it.
+"""ExecuTorch's own OpenVINO op tests (shipped in the executorch wheel), run four ways and compared test by
+test and subtest by subtest: stock; with the workaround installed; with our upstream patches applied
+(``repro/patches/executorch``: the copy exclusion and the channels-last conversion, with the op tests they
+add); and the op tests the patches add, alone, against the stock backend.
 
 Their stock outcome is not ours to fix (9 passed, 25 failed on 2026.4.1 with executorch 1.5.1:
-test_addmm and convolution/mean subtests fail with "CALL_DELEGATE execute failed"); the point is
-that the workaround changes none of it. Marked ``peer_suite`` (about 90 s).
+test_addmm and convolution/mean subtests fail with "CALL_DELEGATE execute failed"); the point is that
+neither the workaround nor the patches change any of it, and that each new op test passes with its patch
+and fails without it. Each way runs once per gate run, whichever xdist worker asks first (a file lock in
+the session's temporary folder), so the tests below can land on either worker. Marked ``peer_suite``.
 """
 
-import importlib.util
 import json
-import os
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
-from tests.helpers import PROJECT, run_cli, skip_module_without_executorch_path
+from repro.harness.op_tests import NEW_OP_TESTS, added_tests, op_tests_dir, python_series_overlay, run_op_tests
+from tests.helpers import run_cli, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 pytestmark = [pytest.mark.executorch, pytest.mark.peer_suite]
 
 
-def peer_suite_dir():
-    spec = importlib.util.find_spec("executorch.backends.openvino.tests.ops")
-    assert spec is not None, "this executorch wheel does not ship its OpenVINO op tests"
-    return Path(next(iter(spec.submodule_search_locations)))
+def run_way(way, folder):
+    """One way of running the op tests (see the module docstring) in ``folder``; writes outcomes.json."""
+    if way in ("stock", "workaround"):
+        return run_op_tests(folder, [op_tests_dir()], with_workaround=way == "workaround")
+    if way == "patched":
+        return run_op_tests(folder, [op_tests_dir(python_series_overlay(folder / "overlay"))],
+                            overlay=folder / "overlay")
+    # "per series": each series' new op tests with it and without it, as the matrix records them
+    result = run_cli("python", "-m", "repro.harness.op_tests", timeout=1800)
+    assert result.returncode == 0, result.stderr[-3000:]
+    (folder / "outcomes.json").write_text(result.stdout)
 
 
-def run_peer_suite(tmp_path, with_workaround):
-    outcomes = tmp_path / f"outcomes-{with_workaround}.json"
-    env = {**os.environ, "PEER_OUTCOMES": str(outcomes), "PEER_WITH_WORKAROUND": "1" if with_workaround else "0",
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))}
-    # Run from an empty folder so that only the peer suite's own configuration applies.
-    result = run_cli("python", "-m", "pytest", "-q", "-p", "tests.peer_outcomes", "-p", "no:cacheprovider",
-                     "--rootdir", tmp_path, peer_suite_dir(), cwd=tmp_path, env=env, timeout=1800)
-    assert outcomes.exists(), result.stdout[-3000:] + result.stderr[-3000:]
-    return json.loads(outcomes.read_text())
+@pytest.fixture(scope="session")
+def op_test_runs(tmp_path_factory, worker_id):
+    """``runs(way)``: that way's outcomes, computed once per gate run and shared between xdist workers."""
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp() if worker_id == "master" else tmp_path_factory.getbasetemp().parent
+
+    def runs(way):
+        folder = shared / f"op-tests-{way.replace(' ', '-').replace(',', '')}"
+        with FileLock(f"{folder}.lock"):
+            if not (folder / "outcomes.json").exists():
+                folder.mkdir(exist_ok=True)
+                run_way(way, folder)
+            return json.loads((folder / "outcomes.json").read_text())
+
+    return runs
 
 
-def test_peer_suite_outcome_is_identical_with_the_workaround(tmp_path):
-    with ThreadPoolExecutor(2) as both:  # two child processes, one per core
-        stock_run, patched_run = both.map(lambda patched: run_peer_suite(tmp_path, patched), (False, True))
+def changed(before, after):
+    return {test: (before.get(test), after.get(test)) for test in before if before[test] != after.get(test)}
+
+
+def test_peer_suite_outcome_is_identical_with_the_workaround(op_test_runs):
+    stock_run, patched_run = op_test_runs("stock"), op_test_runs("workaround")
     stock, patched = stock_run["outcomes"], patched_run["outcomes"]
     assert stock_run["workaround"]["rule_ran"] == 0
     assert patched_run["workaround"]["rule_ran"] >= len(stock) // 2, \
@@ -48,6 +66,49 @@ def test_peer_suite_outcome_is_identical_with_the_workaround(tmp_path):
     assert patched_run["workaround"]["nodes_handed_back"] > 0, \
         f"the workaround handed back nothing (4 nodes on 2026.4.1): {patched_run['workaround']}"
     assert len(stock) > 30, f"the peer suite ran too few tests: {stock}"
-    changed = {test: (stock.get(test), patched.get(test)) for test in stock.keys() | patched.keys()
-               if stock.get(test) != patched.get(test)}
-    assert not changed, f"outcomes changed (stock, workaround): {changed}; stock totals {Counter(stock.values())}"
+    assert stock.keys() == patched.keys()
+    assert not changed(stock, patched), \
+        f"outcomes changed (stock, workaround): {changed(stock, patched)}; stock totals {Counter(stock.values())}"
+
+
+def test_upstream_patches_keep_every_stock_op_test_outcome(op_test_runs):
+    stock, patched = op_test_runs("stock")["outcomes"], op_test_runs("patched")["outcomes"]
+    assert len(stock) > 30, f"the peer suite ran too few tests: {stock}"
+    assert not changed(stock, patched), f"outcomes changed (stock, patched): {changed(stock, patched)}"
+
+
+# The op tests each series adds, and their outcome against the stock backend (executorch 1.5.1, OpenVINO
+# 2026.4.1): each fails without its patch except where stock gets it right already.
+WITHOUT_THE_PATCHES = {
+    "copy-exclusion": {
+        "test_copy_of_input_as_output": "failed",  # all 8 subtests: 4 copies, dim order on and off
+        "test_copy_of_input_used_inside": "passed",  # stock keeps an inside-only copy too
+        "test_channels_last_copy_of_input_with_dim_order_off_fails_at_export": "failed",
+    },
+    "channels-last": {
+        "test_channels_last_input_and_output": "passed",  # sin reads and writes alike: right by accident
+        "test_channels_last_input": "failed",
+        "test_channels_last_output": "failed",
+        "test_channels_last_input_with_dynamic_sizes_fails_at_export": "failed",
+    },
+}
+
+
+def test_op_tests_the_patches_add_pass_with_them(op_test_runs):
+    tests, subtests = added_tests(op_test_runs("patched")["outcomes"])
+    assert tests.keys() == {test for series in WITHOUT_THE_PATCHES.values() for test in series}
+    assert set(tests.values()) == {"passed"}, tests
+    assert len(subtests) == 8, subtests
+
+
+@pytest.mark.parametrize("series", NEW_OP_TESTS)
+def test_each_series_op_tests_pass_with_it_and_fail_without_it(op_test_runs, series):
+    """``python -m repro.harness.op_tests``, the run the matrix records for the upstream reports."""
+    results = op_test_runs("per series")[series]
+    assert set(results["with"].values()) == {"passed"}, results["with"]
+    assert results["without"] == WITHOUT_THE_PATCHES[series]
+    assert results["with"].keys() == results["without"].keys()
+    if series == "copy-exclusion":
+        without = results["subtests"]["without"]
+        assert len(without) == 8, without
+        assert set(without.values()) == {"failed"}, without

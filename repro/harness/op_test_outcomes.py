@@ -1,6 +1,6 @@
-"""pytest plugin for the peer-suite comparison: writes every test and subtest outcome as JSON.
+"""pytest plugin for runs of ExecuTorch's own OpenVINO op tests: writes every test and subtest outcome as JSON.
 
-Loaded with ``-p tests.peer_outcomes`` into a run of ExecuTorch's own OpenVINO op tests.
+Loaded with ``-p repro.harness.op_test_outcomes`` (``repro.harness.op_tests`` does).
 PEER_OUTCOMES names the output file; PEER_WITH_WORKAROUND=1 installs the workaround first,
 exactly as a user's unchanged script would get it, and counts how often its rule ran on a
 partitioned program and how many nodes it handed back (the file's "workaround" entry), so that
@@ -41,6 +41,7 @@ def pytest_runtest_logreport(report):
     context = getattr(report, "context", None)  # a subtest's report carries its parameters
     key = report.nodeid + (f" {sorted(context.kwargs.items())}" if context is not None else "")
     key = re.sub(r" at 0x[0-9a-f]+", "", key)  # parameters printed as objects carry their address
+    key = re.sub(r"^[^:]*/", "", key)  # the file's name only: the same tests run from the wheel or a copy
     if report.when == "call" or report.outcome != "passed":
         _outcomes[key] = report.outcome if report.when == "call" else f"{report.when} {report.outcome}"
 

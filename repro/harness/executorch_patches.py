@@ -1,0 +1,119 @@
+"""ExecuTorch's OpenVINO backend with the changes we send upstream applied, for the gate to run.
+
+The changes are tracked patch series (``repro/patches/executorch/<series>/NNNN-*.patch``, made with
+``git format-patch`` against ExecuTorch main, whose ``backends/openvino`` Python files are byte-identical
+to the 1.5.1 wheel's). They are proven the way a reviewer would check them: ``git apply`` to a copy of
+what is installed, then run. Nothing here changes the installed packages.
+
+- Python series (``copy-exclusion``, ``channels-last``): ``overlay`` copies the installed
+  ``executorch/backends/openvino`` into ``<folder>/executorch/backends/`` (its sibling backends
+  symlinked) and applies the series there. With ``<folder>`` first on ``PYTHONPATH`` a child process
+  imports the patched backend: ``executorch`` is a namespace package, so ``executorch.exir`` and the rest
+  still come from the installed wheel.
+- The C++ series (``blob-lifetime``): ``build_backend`` copies ``backends/openvino/runtime`` from an
+  ExecuTorch checkout, applies the series and compiles ``libexecutorch_backend_openvino.so`` against the
+  installed wheel's headers and ``libexecutorch.so`` (about a second; the source dlopens OpenVINO's C API
+  and needs no OpenVINO headers). The pybindings load that library through their RUNPATH, so a build
+  first on ``LD_LIBRARY_PATH`` replaces the wheel's in a child process.
+"""
+
+import importlib.util
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+PATCHES = Path(__file__).resolve().parents[1] / "patches" / "executorch"
+COPY_EXCLUSION, CHANNELS_LAST, BLOB_LIFETIME = "copy-exclusion", "channels-last", "blob-lifetime"
+PYTHON_SERIES = (COPY_EXCLUSION, CHANNELS_LAST)
+OP_TESTS = "backends/openvino/tests/*"  # what a series adds to or changes in ExecuTorch's own op tests
+RUNTIME = Path("backends/openvino/runtime")
+BACKEND_LIBRARY = "libexecutorch_backend_openvino.so"
+SOURCE_VARIABLE = "EXECUTORCH_SOURCE"  # a checkout of pytorch/executorch, for the C++ series
+
+
+class PatchFailed(RuntimeError):
+    """A patch does not apply, or the patched backend does not build; the message says which and why."""
+
+
+def series(name):
+    """The patch files of series ``name``, in the order they apply."""
+    patches = sorted((PATCHES / name).glob("*.patch"))
+    if not patches:
+        raise PatchFailed(f"no patch series {name!r} in {PATCHES}")
+    return patches
+
+
+def apply(patches, directory, include=None):
+    """``git apply`` each patch in ``directory`` (paths in the patches are relative to ExecuTorch's root);
+    with ``include`` (a path pattern), only the files it matches."""
+    env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(Path(directory).resolve().parent)}  # no enclosing repo
+    for patch in patches:
+        command = ["git", "apply", *([f"--include={include}"] if include else []), str(patch)]
+        result = subprocess.run(command, cwd=directory, env=env, check=False, capture_output=True, text=True)
+        if result.returncode:
+            raise PatchFailed(f"{patch.name} does not apply in {directory}: {result.stderr.strip()}")
+
+
+def installed(package):
+    """The folder of an installed package (``executorch.backends``), as this interpreter imports it."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise PatchFailed(f"{package} is not installed here")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def overlay(folder, patches, include=None):
+    """``folder`` holding ``executorch/backends`` with the installed OpenVINO backend copied and patched (see
+    the module docstring); returns ``folder``, to put first on ``PYTHONPATH``."""
+    backends = installed("executorch.backends")
+    root = Path(folder)
+    copy = root / "executorch" / "backends"
+    copy.mkdir(parents=True)
+    for entry in backends.iterdir():
+        if entry.name not in ("openvino", "__pycache__"):
+            (copy / entry.name).symlink_to(entry)
+    shutil.copytree(backends / "openvino", copy / "openvino", ignore=shutil.ignore_patterns("__pycache__"))
+    apply(patches, root / "executorch", include)
+    return root
+
+
+def source_tree(given=None):
+    """The ExecuTorch checkout to build from: ``given``, else $EXECUTORCH_SOURCE; None when neither is set.
+    A folder without ExecuTorch's OpenVINO runtime in it is an error, not a skip."""
+    folder = given or os.environ.get(SOURCE_VARIABLE)
+    if not folder:
+        return None
+    if not (Path(folder) / RUNTIME / "OpenvinoBackend.cpp").is_file():
+        raise PatchFailed(f"{folder} is not an ExecuTorch checkout: it has no {RUNTIME}/OpenvinoBackend.cpp")
+    return Path(folder)
+
+
+def build_backend(source, folder, patches=()):
+    """Compile ``libexecutorch_backend_openvino.so`` from ``source``'s runtime with ``patches`` applied, into
+    ``folder`` (see the module docstring); returns ``folder``, to put first on ``LD_LIBRARY_PATH``."""
+    wheel = installed("executorch")
+    tree = Path(folder) / "source"
+    shutil.copytree(Path(source) / RUNTIME, tree / RUNTIME)
+    apply(patches, tree)
+    compiler = os.environ.get("CXX", "g++")
+    command = [compiler, "-std=c++17", "-O2", "-fPIC", "-shared", f"-I{wheel / 'include'}",
+               f"-I{wheel / 'include/executorch/runtime/core/portable_type/c10'}",
+               "-DC10_USING_CUSTOM_GENERATED_MACROS", str(tree / RUNTIME / "OpenvinoBackend.cpp"),
+               "-o", str(Path(folder) / BACKEND_LIBRARY), f"-L{wheel / 'lib'}", "-lexecutorch", "-ldl"]
+    try:
+        result = subprocess.run(command, check=False, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise PatchFailed(f"no C++ compiler {compiler!r} (set CXX)") from None
+    if result.returncode:
+        raise PatchFailed(f"building {BACKEND_LIBRARY} failed: {result.stderr.strip()[-2000:]}")
+    return Path(folder)
+
+
+def environment(python_path=None, library_path=None, base=None):
+    """``base`` (default: this process's environment) with the folders put first on the search paths."""
+    env = dict(os.environ if base is None else base)
+    for variable, folder in (("PYTHONPATH", python_path), ("LD_LIBRARY_PATH", library_path)):
+        if folder is not None:
+            env[variable] = os.pathsep.join(filter(None, [str(folder), env.get(variable)]))
+    return env

@@ -1,0 +1,100 @@
+"""ExecuTorch's own OpenVINO op tests (``executorch/backends/openvino/tests/ops``, shipped in the wheel), run
+in a child pytest and read back test by test and subtest by subtest: stock, with the workaround installed,
+or with our upstream patches applied to a copy of the backend (``repro.harness.executorch_patches``).
+
+``python -m repro.harness.op_tests [--series NAME ...]`` prints, as JSON, the outcome of the op tests each
+series adds, with the series applied and against the stock backend (the series' test hunks only): what the
+upstream reports show as each patch's test result, and what ``repro/matrix.py --executorch`` records per
+release. Each run takes a fresh temporary folder; nothing is written elsewhere.
+"""
+
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from repro.harness import executorch_patches as patches
+
+PROJECT = Path(__file__).resolve().parents[2]
+# What each Python series adds to backends/openvino/tests/ops.
+NEW_OP_TESTS = {patches.COPY_EXCLUSION: "test_copy.py", patches.CHANNELS_LAST: "test_dim_order.py"}
+
+
+def op_tests_dir(root=None):
+    """The op tests' folder: in the installed wheel, or in an overlay ``root``."""
+    if root is not None:
+        return Path(root) / "executorch" / "backends" / "openvino" / "tests" / "ops"
+    spec = importlib.util.find_spec("executorch.backends.openvino.tests.ops")
+    if spec is None:
+        raise RuntimeError("this executorch wheel does not ship its OpenVINO op tests")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def run_op_tests(folder, paths, with_workaround=False, overlay=None, timeout=1800):
+    """{"outcomes": {test: outcome}, "workaround": counters} of a child pytest over ``paths``, run from the
+    empty ``folder`` (so that only the op tests' own configuration applies)."""
+    outcomes = Path(folder) / "outcomes.json"
+    base = {**os.environ, "PEER_OUTCOMES": str(outcomes), "PEER_WITH_WORKAROUND": "1" if with_workaround else "0",
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))}
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "repro.harness.op_test_outcomes", "-p",
+               "no:cacheprovider", "--rootdir", str(folder), *map(str, paths)]
+    result = subprocess.run(command, cwd=folder, env=patches.environment(python_path=overlay, base=base),
+                            capture_output=True, text=True, timeout=timeout, check=False)
+    if not outcomes.exists():
+        raise RuntimeError(f"the op tests wrote no outcomes: {(result.stdout + result.stderr)[-3000:]}")
+    return json.loads(outcomes.read_text())
+
+
+def python_series_overlay(folder, names=patches.PYTHON_SERIES, tests_only=False):
+    """An overlay with series ``names`` applied (only their op-test hunks with ``tests_only``)."""
+    return patches.overlay(folder, [patch for name in names for patch in patches.series(name)],
+                           include=patches.OP_TESTS if tests_only else None)
+
+
+def added_tests(outcomes):
+    """{test name: outcome} of the op tests a series adds, a test failing when any of its subtests fails
+    (pytest reports the test itself as passed then), and {test name [subtest parameters]: outcome}."""
+    added = {key.split("::")[-1]: outcome for key, outcome in outcomes.items()
+             if key.startswith(tuple(f"{name}::" for name in NEW_OP_TESTS.values()))}
+    subtests = {key: outcome for key, outcome in added.items() if " " in key}
+    tests = {key: outcome for key, outcome in added.items() if " " not in key}
+    for key, outcome in subtests.items():
+        if outcome != "passed":
+            tests[key.split(" ")[0]] = outcome
+    return tests, subtests
+
+
+def series_test_results(name, folder):
+    """{"with": {test: outcome}, "without": {test: outcome}, "subtests": {...}} of the op tests series
+    ``name`` adds; the two runs go concurrently."""
+
+    def run(way):
+        run_folder = Path(folder) / way
+        run_folder.mkdir(parents=True)
+        root = python_series_overlay(run_folder / "overlay", [name], tests_only=way == "without")
+        return added_tests(run_op_tests(run_folder, [op_tests_dir(root) / NEW_OP_TESTS[name]],
+                                        overlay=root)["outcomes"])
+
+    with ThreadPoolExecutor(2) as both:
+        (with_tests, with_subtests), (without_tests, without_subtests) = both.map(run, ("with", "without"))
+    return {"with": with_tests, "without": without_tests,
+            "subtests": {"with": with_subtests, "without": without_subtests}}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m repro.harness.op_tests", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--series", action="append", choices=sorted(NEW_OP_TESTS),
+                        help="a Python patch series (repeatable; default: every one)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as folder:
+        report = {name: series_test_results(name, Path(folder) / name) for name in args.series or NEW_OP_TESTS}
+    print(json.dumps(report, indent=1, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()

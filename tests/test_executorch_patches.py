@@ -1,0 +1,184 @@
+"""The changes we send to ExecuTorch (``repro/patches/executorch``), applied to copies of what is installed
+and run: each series applies, passes ExecuTorch's lint, names nothing of this project, and does what it
+says in the real runtime. (ExecuTorch's own op tests with the patches: ``tests/test_peer_suite.py``.)
+
+- ``copy-exclusion`` and ``channels-last``, the installed stock partitioner and preprocess patched, pass
+  the gate's copy and channels-last cases as a candidate (``--partitioner``), as the workaround does: that
+  is how the patches are held to the code they mirror, case by case, values and dim order.
+- ``blob-lifetime`` needs an ExecuTorch checkout (``--executorch-source DIR`` or $EXECUTORCH_SOURCE): the
+  backend is rebuilt from it with and without the patch, and the stock programs that read constants in
+  place run by path with each. Without a checkout those tests skip, saying how to run them.
+"""
+
+import json
+import re
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from repro.harness import catalogue
+from repro.harness import executorch_patches as patches
+from tests.helpers import run_cli, skip_module_without_executorch_path
+from tests.release_behaviour import IMPORT_KEEPS_CALLER_BUFFER_FROM, installed_openvino, stock_outcome
+
+skip_module_without_executorch_path()
+pytestmark = pytest.mark.executorch
+ALL_SERIES = (*patches.PYTHON_SERIES, patches.BLOB_LIFETIME)
+STOCK_PARTITIONER = "executorch.backends.openvino.partitioner:OpenvinoPartitioner"
+# ExecuTorch's formatter settings (its pyproject.toml: [tool.usort], [tool.black]), and the flake8 checks
+# its .flake8 selects, minus those it leaves to black.
+FORMATTER_SETTINGS = """[tool.usort]
+first_party_detection = false
+
+[tool.black]
+target-version = ["py38", "py39", "py310", "py311", "py312", "py313"]
+"""
+FLAKE8 = ["--select=B,C,E,F,P,W,B9", "--max-complexity=12",
+          "--extend-ignore=E203,E501,W503,B904,B905,B906,B907,B950"]
+BLACK_COLUMNS = 88
+# Words that would tie a patch to this project; a patch upstream must stand on its own.
+OURS = re.compile(r"workaround|copysafe|repro[./]|catalogue|passthrough-gate|release_behaviour", re.IGNORECASE)
+
+
+def commit_messages(name):
+    """The lines of each commit message in series ``name`` (``git format-patch`` headers and body)."""
+    return [line for patch in patches.series(name)
+            for line in patch.read_text().split("\n---\n", 1)[0].splitlines()]
+
+
+def changed_files(name):
+    """{path in ExecuTorch: added lines} of series ``name``."""
+    files, current = {}, None
+    for patch in patches.series(name):
+        for line in patch.read_text().splitlines():
+            if line.startswith("+++ "):
+                current = line.removeprefix("+++ b/")
+                files.setdefault(current, [])
+            elif line.startswith("+") and current and not line.startswith("+++"):
+                files[current].append(line[1:])
+    return files
+
+
+@pytest.mark.parametrize("name", patches.PYTHON_SERIES)
+def test_python_series_applies_to_the_installed_backend(tmp_path, name):
+    root = patches.overlay(tmp_path, patches.series(name))
+    installed = patches.installed("executorch.backends").parent
+    for path in changed_files(name):
+        patched, stock = root / "executorch" / path, installed / path
+        assert patched.exists(), path
+        assert not stock.exists() or patched.read_bytes() != stock.read_bytes(), f"{path} did not change"
+
+
+@pytest.mark.parametrize("name", ALL_SERIES)
+def test_series_applies_to_the_executorch_checkout(executorch_source, tmp_path, name):
+    shutil.copytree(executorch_source / "backends" / "openvino", tmp_path / "backends" / "openvino")
+    patches.apply(patches.series(name), tmp_path)
+
+
+@pytest.mark.parametrize("name", ALL_SERIES)
+def test_series_names_nothing_of_this_project_and_fits_black_columns(name):
+    added = [(path, line) for path, lines in changed_files(name).items() for line in lines]
+    assert changed_files(name), f"{name} changes nothing"
+    assert not [line for line in commit_messages(name) if OURS.search(line)]
+    assert not [(path, line) for path, line in added if OURS.search(line)]
+    assert not [(path, line) for path, line in added if len(line) > BLACK_COLUMNS]
+
+
+def flake8_findings(files, cwd):
+    """{(file, code and message)}: line numbers left out, so that a patched file compares with its stock one."""
+    result = run_cli("python", "-m", "flake8", *FLAKE8, *files, cwd=cwd)
+    assert result.returncode in (0, 1), result.stderr
+    return {(re.sub(r":\d+:\d+:", "", line.split(" ", 1)[0]), line.split(" ", 1)[1])
+            for line in result.stdout.splitlines() if " " in line}
+
+
+@pytest.mark.parametrize("name", patches.PYTHON_SERIES)
+def test_patched_python_passes_executorch_lint(tmp_path, name):
+    """ufmt (black 24.4.2 + usort) clean at ExecuTorch's settings, and no flake8 finding the stock files lack."""
+    root = patches.overlay(tmp_path / "patched", patches.series(name))
+    stock = patches.overlay(tmp_path / "stock", [])
+    files = [path for path in changed_files(name) if path.endswith(".py")]
+    for folder in (root, stock):
+        (folder / "executorch" / "pyproject.toml").write_text(FORMATTER_SETTINGS)
+    formatted = run_cli("python", "-m", "ufmt", "check", *files, cwd=root / "executorch")
+    assert formatted.returncode == 0, formatted.stdout + formatted.stderr
+    existing = [path for path in files if (stock / "executorch" / path).exists()]
+    new = flake8_findings(files, root / "executorch") - flake8_findings(existing, stock / "executorch")
+    assert not new
+
+
+@pytest.fixture(scope="module")
+def patched_backend(tmp_path_factory):
+    """An overlay with both Python series applied (see ``repro.harness.executorch_patches``)."""
+    folder = tmp_path_factory.mktemp("patched-backend")
+    return patches.overlay(folder, [patch for name in patches.PYTHON_SERIES for patch in patches.series(name)])
+
+
+def copy_and_channels_last_cases():
+    """The catalogue cases of the copy and dim-order groups that the workaround is held to eager on."""
+    from tests.test_workaround_end_to_end import CORRECTED
+
+    grouped = {case.name for group in (catalogue.DIM_ORDER_CASES, catalogue.CONSTANT_CASES, catalogue.GUARD_CASES)
+               for case in group}
+    copies = [case.name for case in catalogue.CATALOGUE if case.name not in grouped]
+    return [name for name in copies + [case.name for case in catalogue.DIM_ORDER_CASES] if name in CORRECTED]
+
+
+def test_upstream_partitioner_and_preprocess_pass_the_gates_copy_and_channels_last_cases(patched_backend):
+    ids = [f"tests/test_workaround_end_to_end.py::test_workaround_equals_eager[{case}]"
+           for case in copy_and_channels_last_cases()]
+    result = run_cli("python", "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "0", "--tb=line",
+                     "--partitioner", STOCK_PARTITIONER, *ids,
+                     env=patches.environment(python_path=patched_backend), timeout=1200)
+    output = result.stdout + result.stderr
+    summary = output[output.find("candidate partitioner"):]
+    assert re.search(r"copies +PASSED: \d+ passed, 0 failed", summary), output[-4000:]
+    assert re.search(r"channels-last +PASSED: \d+ passed, 0 failed", summary), output[-4000:]
+
+
+def by_path_runs(library_dir):
+    """{case: by-path outcome} of the stock partitioner's programs that read constants in place, run with the
+    backend in ``library_dir`` first on LD_LIBRARY_PATH."""
+    cases = [argument for case in catalogue.CONSTANT_CASES for argument in ("--case", case.name)]
+    result = run_cli("python", "-m", "repro.executorch_path", *cases, "--json",
+                     env=patches.environment(library_path=library_dir), timeout=900)
+    report = json.loads(result.stdout)
+    return {case["case"]: case["runs"]["path"]["outcome"] for case in report["cases"]}
+
+
+def test_runtime_patch_makes_stock_programs_correct_by_path(executorch_source, tmp_path):
+    """With the patch, every stock program that reads a constant in place is correct by path; the unpatched
+    rebuild crashes where the release table says the wheel's library does, which proves the child runs the
+    library built here."""
+    unpatched = patches.build_backend(executorch_source, tmp_path / "unpatched")
+    patched = patches.build_backend(executorch_source, tmp_path / "patched", patches.series(patches.BLOB_LIFETIME))
+    with ThreadPoolExecutor(2) as both:
+        without, with_patch = both.map(by_path_runs, (unpatched, patched))
+    assert set(with_patch.values()) == {"correct"}, with_patch
+    stock_bad = {case.name for case in catalogue.CONSTANT_CASES
+                 if stock_outcome(case, "path")[0] == "crashed_or_wrong"}
+    assert {case for case, outcome in without.items() if outcome != "correct"} == stock_bad, without
+    assert stock_bad or installed_openvino() < IMPORT_KEEPS_CALLER_BUFFER_FROM
+
+
+def test_runtime_patch_build_fails_in_one_line_without_a_compiler(executorch_source, tmp_path, monkeypatch):
+    monkeypatch.setenv("CXX", str(tmp_path / "no-such-compiler"))
+    with pytest.raises(patches.PatchFailed, match="no C\\+\\+ compiler"):
+        patches.build_backend(executorch_source, tmp_path / "build")
+
+
+def test_a_folder_that_is_not_an_executorch_checkout_is_a_usage_error(pytester, tmp_path):
+    result = pytester.runpytest_inprocess("-p", "tests.executorch_source", "-p", "no:cacheprovider", "-q",
+                                          "--executorch-source", str(tmp_path))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, "\n".join(result.outlines + result.errlines)[-2000:]
+    [line] = [line for line in result.errlines if line.startswith("ERROR:")]
+    assert "is not an ExecuTorch checkout" in line
+
+
+def test_without_a_checkout_the_runtime_patch_tests_skip_saying_how_to_run_them(pytester, monkeypatch):
+    monkeypatch.delenv(patches.SOURCE_VARIABLE, raising=False)
+    pytester.makepyfile("def test_build(executorch_source):\n    pass\n")
+    result = pytester.runpytest_inprocess("-p", "tests.executorch_source", "-p", "no:cacheprovider", "-rs")
+    result.assert_outcomes(skipped=1)
+    assert "--executorch-source DIR" in "\n".join(result.outlines)
