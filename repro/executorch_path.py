@@ -14,10 +14,10 @@ and run again in plain OpenVINO Python with the inputs the delegate received (``
 Usage::
 
     python repro/executorch_path.py [--partitioner stock] [--case NAME] [--replay]
-                                    [--save-dir DIR] [--json] [--report FILE]
+                                    [--save-dir DIR] [--json]
 
-``--report FILE`` writes the upstream ExecuTorch issue body about channels-last boundaries
-(``repro/reports/executorch_channels_last.py``) from the run's dim-order cases; it needs the stock partitioner.
+(The ExecuTorch issue bodies are built by ``repro/matrix.py --executorch --reports DIR`` from this
+script's JSON and the reports' own reproducers, per release.)
 
 Exit status: 0 every case correct, 1 a case wrong, crashing or failing to lower (bug
 reproduced), 125 could not test (ExecuTorch, its OpenVINO backend or libopenvino_c
@@ -37,7 +37,7 @@ if not __package__:
 
 from repro.harness import candidates, cli, quiet
 from repro.harness.case_runs import GATE_LOADS, run_case
-from repro.harness.catalogue import CASES, CATALOGUE, DIM_ORDER_CASES, SEED
+from repro.harness.catalogue import CASES, CATALOGUE, SEED
 from repro.harness.lowerings import LOWERINGS
 from repro.harness.outcomes import BUG_OUTCOMES, describe_counts, outcome_counts
 from repro.harness.program_runner import ProgramRunner
@@ -121,7 +121,6 @@ def parse_arguments(argv):
     parser.add_argument("--replay", action="store_true", help="replay each delegate's blob in plain OpenVINO")
     parser.add_argument("--save-dir", type=Path, help="write each case's .pte file here")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--report", type=Path, help="write the ExecuTorch channels-last issue body here")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show what torch, torchao and the runtime print while they load (hidden by default)")
     args = parser.parse_args(argv)
@@ -139,10 +138,6 @@ def parse_arguments(argv):
         parser.error("--transform-pass goes with a candidate partitioner (--partitioner module.path:ClassName)")
     else:
         args.lowering = LOWERINGS[args.partitioner]
-    if args.report and args.partitioner != "stock":
-        parser.error("--report describes the stock partitioner's behaviour: use it with --partitioner stock")
-    if args.report:
-        cli.require_writable(parser, "--report", args.report.parent)
     if args.save_dir:
         cli.require_writable(parser, "--save-dir", args.save_dir)
     return args
@@ -175,12 +170,6 @@ def main(argv=None):
     report = {"environment": environment(), "seed": SEED, "partitioner": args.lowering.name, "loads": GATE_LOADS,
               "cases": records, "counts": outcome_counts(records), "verdict": verdict, "exit_code": exit_code}
     print(json.dumps(report, indent=1)) if args.json else print_table(report)
-    if args.report:
-        from repro.reports.executorch_channels_last import executorch_channels_last
-
-        names = {case.name for case in DIM_ORDER_CASES if not case.skip_dim_order}
-        args.report.write_text(executorch_channels_last(report, names))
-        print(f"upstream report: {args.report}", file=sys.stderr)
     return exit_code
 
 

@@ -12,9 +12,11 @@ Usage::
 default: every release on the index from 2023.0.0 on. Each release runs ``plain_openvino.py``
 (Python, C and, where the wheel ships headers and a compiler exists, C++), the report's snippet
 (``attachments/openvino_stale_copies.py``, its output kept verbatim) and
-``attachments/openvino_import_lifetime.py`` (and, with ``--executorch``, ``executorch_path.py`` and
-``attachments/executorch_frees_blob.py``). Writes ``matrix.json`` and ``matrix.md`` to ``--out``, and
-with ``--reports`` the three upstream issue bodies (``repro/reports/upstream.py``). With ``--reports``
+``attachments/openvino_import_lifetime.py`` (and, with ``--executorch``, ``executorch_path.py``, the two
+ExecuTorch reports' reproducers, ``torch.utils.collect_env`` and the op tests our ExecuTorch patches add, with
+and without them; with ``--executorch-source DIR`` too, the frees-blob reproducer with the backend rebuilt
+from that ExecuTorch checkout with our patch). Writes ``matrix.json`` and ``matrix.md`` to ``--out``, and
+with ``--reports`` the four upstream issue bodies (``repro/reports/upstream.py``). With ``--reports``
 the matrix first completes the boundaries: it also runs the oldest release on the index and bisects
 every symptom's change between two measured releases (``repro/reports/release_boundaries.py``), so
 the reports name each first bad release whatever subset was asked for. Exit status: 0 when the table
@@ -33,7 +35,7 @@ from packaging.version import Version
 if not __package__:
     import _as_script  # noqa: F401  (run by path: make the project's packages importable)
 
-from repro.harness import cli
+from repro.harness import cli, executorch_patches
 from repro.releases import discover_releases, release_list, resolve
 from repro.reports import matrix_report, release_boundaries, upstream
 from repro.reports.matrix_runs import PROJECT, run_matrix
@@ -47,7 +49,10 @@ def main(argv=None):
     parser.add_argument("-j", "--jobs", type=cli.positive_int, default=2, help="releases prepared and run at once")
     parser.add_argument("--out", type=Path, default=PROJECT / "out" / "matrix",
                         help="folder for matrix.json and matrix.md (default: out/matrix)")
-    parser.add_argument("--reports", type=Path, help="write the three upstream issue bodies into this folder")
+    parser.add_argument("--executorch-source", type=Path, default=None, metavar="DIR",
+                        help="with --executorch: an ExecuTorch checkout to rebuild the OpenVINO backend from with "
+                             "our patch (default: $EXECUTORCH_SOURCE)")
+    parser.add_argument("--reports", type=Path, help="write the four upstream issue bodies into this folder")
     parser.add_argument("--cache", type=Path, default=PROJECT / ".matrix" / "envs",
                         help="folder for the per-release environments, reused later (default: .matrix/envs)")
     parser.add_argument("--timeout", type=cli.positive_int, default=900,
@@ -56,6 +61,12 @@ def main(argv=None):
     for option, folder in (("--out", args.out), ("--reports", args.reports), ("--cache", args.cache)):
         if folder:
             cli.require_writable(parser, option, folder)
+    try:
+        source = executorch_patches.source_tree(args.executorch_source)
+    except executorch_patches.PatchFailed as error:
+        parser.error(f"--executorch-source: {error}")
+    if source and not args.executorch:
+        parser.error("--executorch-source goes with --executorch")
     available, index_note = discover_releases()
     requested = args.versions or available
     if unknown := [item for item in requested if resolve(item, available) is None]:
@@ -64,7 +75,7 @@ def main(argv=None):
     print(index_note, file=sys.stderr)
     started = time.monotonic()
     run = functools.partial(run_matrix, available=available, cache=args.cache, with_executorch=args.executorch,
-                            jobs=args.jobs, timeout=args.timeout)
+                            jobs=args.jobs, timeout=args.timeout, executorch_source=source)
     rows = run(requested)
     while args.reports and (more := release_boundaries.releases_to_run(rows, available)):
         print(f"to find where each symptom starts and ends, also running {', '.join(more)}", file=sys.stderr)

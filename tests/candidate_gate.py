@@ -17,6 +17,9 @@ CAPABILITIES = ("copies", "channels-last", "by-path", "guards", "policy", "prope
 FINDING_CAPABILITIES = {"pass_through_output": "copies", "non_default_dim_order": "channels-last",
                         "delegate_blob_in_segment": "by-path", "empty_or_0d_argument": "guards",
                         "dynamic_shaped_output": "guards"}
+# The capability a catalogue case checks, by its group (``repro.harness.catalogue.GROUPS``).
+CASE_GROUP_CAPABILITIES = {"copies": "copies", "dim order": "channels-last", "constants": "by-path",
+                           "guards": "guards"}
 _state = {"lowering": None, "spec": None, "results": {}}
 
 
@@ -80,9 +83,7 @@ def capability(item, error=None):
     if "policy" in item.name:
         return "policy"
     case = getattr(item, "callspec", None) and item.callspec.params.get("case")
-    groups = (("channels-last", catalogue.DIM_ORDER_CASES), ("by-path", catalogue.CONSTANT_CASES),
-              ("guards", catalogue.GUARD_CASES))
-    return next((name for name, cases in groups if case in {c.name for c in cases}), "copies")
+    return CASE_GROUP_CAPABILITIES.get(catalogue.group_of(case), "copies")
 
 
 CAPABILITY = "candidate_capability"  # the report's user property naming the capability a test checks

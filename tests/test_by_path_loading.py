@@ -138,3 +138,16 @@ def test_minimal_executorch_reproducer_matches_the_release_table():
     else:
         assert lines[2].startswith("blob in segment, loaded from path : max |diff|"), result.stdout
         assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.parametrize("name", ["executorch_frees_blob.py", "executorch_channels_last.py"])
+def test_executorch_reproducer_without_nncf_says_it_could_not_test(name):
+    """ExecuTorch's OpenVINO partitioner imports nncf; without it the reproducer exits 125 with one line, not a
+    traceback (nncf is made unimportable in the child, as if it were not installed)."""
+    path = ATTACHMENTS / name
+    code = (f"import runpy, sys; sys.modules['nncf'] = None; sys.argv = [{str(path)!r}]; "
+            f"runpy.run_path({str(path)!r}, run_name='__main__')")
+    result = run_cli("python", "-c", code)
+    assert result.returncode == 125, result.stdout + result.stderr[-2000:]
+    assert result.stdout.startswith("COULD NOT TEST: "), result.stdout
+    assert "Traceback" not in result.stderr

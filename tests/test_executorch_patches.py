@@ -119,10 +119,8 @@ def copy_and_channels_last_cases():
     """The catalogue cases of the copy and dim-order groups that the workaround is held to eager on."""
     from tests.test_workaround_end_to_end import CORRECTED
 
-    grouped = {case.name for group in (catalogue.DIM_ORDER_CASES, catalogue.CONSTANT_CASES, catalogue.GUARD_CASES)
-               for case in group}
-    copies = [case.name for case in catalogue.CATALOGUE if case.name not in grouped]
-    return [name for name in copies + [case.name for case in catalogue.DIM_ORDER_CASES] if name in CORRECTED]
+    return [case.name for group in ("copies", "dim order") for case in catalogue.GROUPS[group]
+            if case.name in CORRECTED]
 
 
 def test_upstream_partitioner_and_preprocess_pass_the_gates_copy_and_channels_last_cases(patched_backend):

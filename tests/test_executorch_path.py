@@ -91,28 +91,25 @@ def run_script(*args, **env):
     return run_cli("python", REPRO / "executorch_path.py", *args, env={**os.environ, **env})
 
 
-CHANNELS_LAST_REPORT_CASES = ["conv_channels_last_input", "sin_channels_last_input"]
-
-
 @pytest.fixture(scope="module")
 def stock_run(tmp_path_factory):
-    """One run of the script as a user runs it, stock partitioner: JSON on stdout, every .pte saved, and the
-    channels-last report written; (result, save folder, report path)."""
+    """One run of the script as a user runs it, stock partitioner: JSON on stdout, every .pte saved;
+    (result, save folder)."""
     folder = tmp_path_factory.mktemp("stock_run")
-    cases = [item for case in ["upstream_clone_sin", *CHANNELS_LAST_REPORT_CASES] for item in ("--case", case)]
-    report = folder / "reports" / "executorch-channels-last.md"
-    result = run_script("--json", *cases, "--save-dir", str(folder / "pte"), "--report", str(report))
-    return result, folder / "pte", report
+    cases = [item for case in ["upstream_clone_sin", "conv_channels_last_input"] for item in ("--case", case)]
+    result = run_script("--json", *cases, "--save-dir", str(folder / "pte"))
+    return result, folder / "pte"
 
 
 def test_script_json_and_saved_pte(stock_run):
     from repro.harness.outcomes import outcome_counts
 
-    result, saved, _ = stock_run
+    result, saved = stock_run
     report = json.loads(result.stdout)
     assert result.returncode == report["exit_code"] == executorch_path.EXIT_BUG, result.stderr[-2000:]
     record = next(record for record in report["cases"] if record["case"] == "upstream_clone_sin")
     assert record["outcome"] == "wrong"
+    assert record["group"] == "copies"
     assert {load: run["outcome"] for load, run in record["runs"].items()} == {"bytes": "wrong", "path": "wrong"}
     assert report["counts"] == json.loads(json.dumps(outcome_counts(report["cases"])))
     assert report["counts"]["bytes"]["wrong"] == 2, "the copy and the channels-last conv"
@@ -137,27 +134,6 @@ def usage_error(capsys, *arguments):
 
 def test_unknown_case_is_a_usage_error(capsys):
     assert "--case: no such case: no_such_case" in usage_error(capsys, "--case", "no_such_case")
-
-
-def test_channels_last_report_has_the_reproducer_the_measured_table_and_the_diff(stock_run):
-    result, _, report = stock_run
-    assert result.returncode == executorch_path.EXIT_BUG, result.stderr[-2000:]
-    text = report.read_text()
-    for heading in ("## Summary", "## Reproducer", "## Measured", "## Proposed change"):
-        assert heading in text
-    assert "OpenvinoBackend::create_ov_tensor" in text
-    assert "| `conv_channels_last_input` | Conv2d(3, 3, 1)(x), x channels-last | wrong |" in text
-    elementwise = CASES["sin_channels_last_input"].what
-    assert f"| `sin_channels_last_input` | {elementwise} | correct |" in text
-    assert "```diff\n--- a/backends/openvino/preprocess.py\n+++ b/backends/openvino/preprocess.py" in text
-
-
-@pytest.mark.parametrize(("arguments", "message"), [
-    (["--partitioner", "workaround", "--report", "r.md"], "use it with --partitioner stock"),
-    (["--report", "/proc/forbidden/r.md"], "cannot write into /proc/forbidden"),
-], ids=["not_stock", "unwritable"])
-def test_report_usage_errors_are_one_line_and_exit_2(capsys, arguments, message):
-    assert message in usage_error(capsys, *arguments)
 
 
 def test_minimal_channels_last_reproducer_reproduces():

@@ -3,6 +3,8 @@ and one real run over two releases that behave differently (marked ``matrix``)."
 
 import json
 import os
+import re
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -10,8 +12,11 @@ from pathlib import Path
 import pytest
 
 from repro import releases
+from repro.harness import executorch_patches
 from repro.reports import (
+    executorch_channels_last,
     executorch_frees_blob,
+    executorch_issue,
     matrix_report,
     matrix_runs,
     openvino_import_lifetime,
@@ -300,51 +305,178 @@ def test_first_bad_release_when_the_oldest_run_is_already_bad():
     assert sentence == "Seen in every release run from 2026.4.0 (the oldest run) on; older releases were not run."
 
 
-@pytest.mark.parametrize("render", [openvino_import_lifetime.openvino_import_lifetime,
-                                    executorch_frees_blob.executorch_frees_blob])
-def test_lifetime_reports_embed_their_reproducer_and_point_into_the_sources(render):
-    report = render(import_matrix(IMPORT_RECORDED))
+def test_import_report_embeds_its_reproducer_and_points_into_the_sources():
+    report = openvino_import_lifetime.openvino_import_lifetime(import_matrix(IMPORT_RECORDED))
     assert report.startswith("# [")
     for heading in ("## Summary", "## Reproducer", "## Releases", "## Where"):
         assert heading in report
-    reproducer = {openvino_import_lifetime.openvino_import_lifetime: openvino_import_lifetime.IMPORT_REPRODUCER,
-                  executorch_frees_blob.executorch_frees_blob: executorch_frees_blob.EXECUTORCH_REPRODUCER}[render]
+    assert openvino_import_lifetime.IMPORT_REPRODUCER.read_text().rstrip() in report
+
+
+# --- The two ExecuTorch reports: built from --executorch rows ----------------------------------------
+
+COLLECT_ENV = """Collecting environment information...
+PyTorch version: 2.13.0+cpu
+Is debug build: False
+OS: Debian GNU/Linux 12 (bookworm) (x86_64)
+GCC version: (Debian 12.2.0-14+deb12u1) 12.2.0
+Python version: 3.11.7 (main, May  9 2026, 07:35:25) [GCC 12.2.0] (64-bit runtime)
+Python platform: Linux-6.18.44-x86_64-with-glibc2.36
+Is CUDA available: False
+Vendor ID:                               AuthenticAMD
+Model name:                              AMD EPYC
+Flags:                                   fpu vme avx2 avx512f avx512_vnni avx512_bf16 xsaves
+Vulnerability Srbds:                     Not affected
+Versions of relevant libraries:
+[pip3] executorch==1.5.1
+[pip3] flake8==6.1.0
+[pip3] numpy==2.4.6
+[pip3] torch==2.13.0+cpu"""
+# What the matrix recorded per release, shaped as repro/reports/matrix_runs.py writes it.
+EXECUTORCH_ROWS = {
+    "2025.4.1": {"by_path": "executorch 1.5.1, OpenVINO 2025.4.1, torch 2.13.0+cpu\nOK: every run equals eager",
+                 "channels_last": "channels-last frame: max |diff| to eager 2.06\nBUG REPRODUCED"},
+    "2026.4.1": {"by_path": "blob in segment, loaded from path : exit -11\nBUG REPRODUCED",
+                 "channels_last": "channels-last frame: max |diff| to eager 2.07\nBUG REPRODUCED"},
+}
+DIM_ORDER_RECORD = {"case": "conv_channels_last_input", "what": "Conv2d(3, 3, 1)(x), x channels-last",
+                    "group": "dim order", "outcome": "wrong",
+                    "runs": {"bytes": {"outcome": "wrong", "outputs": [{"max_abs_diff": 1.31}]}}}
+COPY_RECORD = {**DIM_ORDER_RECORD, "case": "clone_only", "what": "return x.clone()", "group": "copies"}
+PATCH_TESTS = {"channels-last": {"with": {"test_channels_last_input": "passed"},
+                                 "without": {"test_channels_last_input": "failed"}}}
+
+
+def executorch_matrix(patched_by_path=True):
+    rows = []
+    for release, runs in EXECUTORCH_ROWS.items():
+        rows.append({**failure_row("bug", "", release), "import_lifetime": recorded("import", release),
+                     "executorch": {"counts": {}, "cases": [DIM_ORDER_RECORD, COPY_RECORD]},
+                     "executorch_by_path": {"exit_code": 1 if "BUG" in runs["by_path"] else 0,
+                                            "output": runs["by_path"]},
+                     "executorch_channels_last": {"exit_code": 1, "output": runs["channels_last"]},
+                     "executorch_environment": COLLECT_ENV, "executorch_patch_tests": PATCH_TESTS,
+                     "executorch_by_path_patched": {"exit_code": 0, "output": "OK: every run equals eager"}
+                     if patched_by_path else None})
+    return {"index_note": "recorded", "available": releases.BUILTIN_RELEASES, "rows": rows,
+            "summary": matrix_report.summarize(rows)}
+
+
+EXECUTORCH_REPORTS = [executorch_frees_blob.executorch_frees_blob,
+                      executorch_channels_last.executorch_channels_last]
+
+
+@pytest.mark.parametrize("render", EXECUTORCH_REPORTS)
+def test_executorch_report_follows_the_bug_template_and_names_nothing_of_this_project(render):
+    report = render(executorch_matrix())
+    assert report.startswith("# [OpenVINO] ")
+    for heading in ("## 🐛 Describe the bug", "## To reproduce", "## Versions", "## Proposed fix"):
+        assert heading in report
+    assert not re.search(r"workaround|repro/|catalogue|this project|\bgate\b", report, re.IGNORECASE)
+
+
+@pytest.mark.parametrize("render", EXECUTORCH_REPORTS)
+def test_executorch_report_pastes_its_reproducer_and_its_output_on_both_releases(render):
+    report = render(executorch_matrix())
+    reproducer = {executorch_frees_blob.executorch_frees_blob: executorch_frees_blob.EXECUTORCH_REPRODUCER,
+                  executorch_channels_last.executorch_channels_last:
+                      executorch_channels_last.CHANNELS_LAST_REPRODUCER}[render]
     assert reproducer.read_text().rstrip() in report
+    field = "by_path" if render is executorch_frees_blob.executorch_frees_blob else "channels_last"
+    for release, runs in EXECUTORCH_ROWS.items():
+        exit_code = 1 if "BUG" in runs[field] else 0
+        assert f"OpenVINO {release} (exit {exit_code}):\n\n```\n{runs[field]}\n```" in report
 
 
-def test_executorch_report_points_at_the_free_after_import_and_suggests_the_fix():
-    report = executorch_frees_blob.executorch_frees_blob(import_matrix(IMPORT_RECORDED))
-    assert "backends/openvino/runtime/OpenvinoBackend.cpp" in report
-    assert "line 175 `processed->Free();`" in report
-    assert "OpenvinoBackend::destroy" in report
-    assert "extract_delegate_segments=False" in report
-    assert "The ExecuTorch path was not run in this matrix" in report
+@pytest.mark.parametrize("render", EXECUTORCH_REPORTS)
+def test_executorch_report_environment_is_collect_env_trimmed(render):
+    versions = report_markdown_block(render(executorch_matrix()), "## Versions")
+    assert "PyTorch version: 2.13.0+cpu" in versions
+    assert "OS: Debian GNU/Linux 12 (bookworm) (x86_64)" in versions
+    assert "Model name:                              AMD EPYC" in versions
+    assert "CPU flags that decide OpenVINO's CPU precision: avx2 avx512f avx512_vnni avx512_bf16" in versions
+    assert "[pip3] executorch==1.5.1" in versions
+    assert "openvino==2026.4.1" in versions
+    assert "nncf==3.1.0" in versions
+    for left_out in ("flake8", "Vulnerability", "fpu"):
+        assert left_out not in versions
 
 
-def test_executorch_report_shows_the_by_path_rows_when_the_executorch_path_ran():
-    counts = {"bytes": {"correct": 7, "wrong": 26}, "path": {"correct": 4, "crashed": 8, "wrong": 21}}
-    report = executorch_frees_blob.executorch_frees_blob(
-        import_matrix(IMPORT_RECORDED, {"2026.4.1": {"counts": counts, "verdict": "BUG REPRODUCED"}}))
-    assert "| 2026.4.1 | bytes: 7 correct, 26 wrong; path: 4 correct, 8 crashed, 21 wrong |" in report
+def report_markdown_block(report, heading):
+    return report[report.index(heading):].split("\n## ", 1)[0]
 
 
-def test_executorch_report_pastes_its_reproducers_output_from_the_newest_row_that_ran_it():
-    executorch = {"2026.4.1": {"counts": {}, "environment": {"executorch": "1.5.1"}}}
-    runs = {"2026.4.0": {"exit_code": 1, "output": "older output"},
-            "2026.4.1": {"exit_code": 1, "output": "blob in segment, loaded from path : exit -11\nBUG REPRODUCED"}}
-    report = executorch_frees_blob.executorch_frees_blob(import_matrix(IMPORT_RECORDED, executorch, runs))
-    assert ("Output with executorch 1.5.1 and OpenVINO 2026.4.1 (exit 1):\n\n```\n"
-            "blob in segment, loaded from path : exit -11\nBUG REPRODUCED\n```") in report
-    assert "older output" not in report
+@pytest.mark.parametrize(("render", "patches"), [
+    (executorch_frees_blob.executorch_frees_blob, executorch_patches.series(executorch_patches.BLOB_LIFETIME)),
+    (executorch_channels_last.executorch_channels_last,
+     executorch_patches.series(executorch_patches.CHANNELS_LAST))])
+def test_executorch_report_carries_its_tracked_patches_inline(render, patches):
+    fix = report_markdown_block(render(executorch_matrix()), "## Proposed fix")
+    for patch in patches:
+        diff = patch.read_text().split("\n---\n", 1)[1]
+        assert diff.split("\n", 1)[1] in fix, f"{patch.name} is not inline as tracked"
+        assert executorch_issue.patch_text(patch) in fix
 
 
-def test_executorch_report_says_when_its_reproducer_was_not_run():
-    report = executorch_frees_blob.executorch_frees_blob(import_matrix(IMPORT_RECORDED))
-    assert "(Not run in this matrix: `repro/matrix.py --executorch` runs it on every release.)" in report
+def test_frees_blob_report_addresses_the_pin_and_cites_the_free_contract():
+    report = executorch_frees_blob.executorch_frees_blob(executorch_matrix())
+    assert "openvino>=2025.1.0,<2026.0.0" in report
+    assert '"if the data is not needed after init()"' in report
+    assert "runtime/backend/interface.h#L69-L70" in report
+    assert "runtime/executor/method.cpp#L118-L120" in report
+    backend = "backends/openvino/runtime/OpenvinoBackend.cpp"
+    assert f"blob/{executorch_issue.EXECUTORCH_MAIN}/{backend}#L162-L175" in report
+
+
+def test_frees_blob_report_shows_the_patched_run_or_says_it_was_not_run():
+    report = executorch_frees_blob.executorch_frees_blob(executorch_matrix())
+    fix = report_markdown_block(report, "## Proposed fix")
+    assert "OpenVINO 2026.4.1 (exit 0):\n\n```\nOK: every run equals eager\n```" in fix
+    unpatched = executorch_frees_blob.executorch_frees_blob(executorch_matrix(patched_by_path=False))
+    assert "OpenVINO 2026.4.1: not run in this matrix." in report_markdown_block(unpatched, "## Proposed fix")
+
+
+def test_channels_last_report_has_the_dim_order_cases_and_the_op_test_results():
+    report = executorch_channels_last.executorch_channels_last(executorch_matrix())
+    assert "| Conv2d(3, 3, 1)(x), x channels-last | wrong | 1.31 |" in report
+    assert "return x.clone()" not in report, "only the dim-order cases"
+    assert "| `test_channels_last_input` | passed | failed |" in report
+    assert "OpenvinoBackend::create_ov_tensor" in report
+
+
+@pytest.mark.parametrize("render", EXECUTORCH_REPORTS)
+def test_executorch_report_says_what_was_not_run(render):
+    report = render(import_matrix(IMPORT_RECORDED))
+    assert "OpenVINO 2026.4.1: not run in this matrix." in report
     assert "exit -11" not in report, "nothing measured is pasted by hand"
 
 
-def test_write_reports_writes_all_three(tmp_path):
+# Where an index in a printed line is not reachable (download.pytorch.org is not, here: torch's CPU wheel comes
+# from the machine's own pip configuration), pip should not retry it for minutes.
+NO_RETRIES = {**os.environ, "PIP_RETRIES": "0"}
+
+
+@pytest.mark.parametrize("openvino", [executorch_issue.SUPPORTED_OPENVINO, executorch_issue.NEWEST_OPENVINO])
+def test_executorch_install_lines_resolve_as_printed(tmp_path, openvino):
+    """Each printed line, run by pip as a dry run into an empty environment: torch is the CPU build of the pinned
+    release, and nothing pulls in CUDA."""
+    resolved = {}
+    for number, line in enumerate(executorch_issue.install_lines(openvino)):
+        assert line.startswith("pip install ")
+        report = tmp_path / f"{number}.json"
+        result = run_cli("python", "-m", *shlex.split(line), "--dry-run", "--ignore-installed", "--quiet",
+                         "--report", report, env=NO_RETRIES, timeout=900)
+        assert result.returncode == 0, result.stderr[-3000:]
+        resolved.update({item["metadata"]["name"].lower(): item["metadata"]["version"]
+                         for item in json.loads(report.read_text())["install"]})
+    pins = executorch_issue.pins()
+    assert resolved["torch"].split("+")[0] == pins["torch"]
+    assert resolved["executorch"] == pins["executorch"]
+    assert (resolved["openvino"], resolved["nncf"]) == (openvino, pins["nncf"])
+    assert not [name for name in resolved if name.startswith("nvidia")], resolved
+
+
+def test_write_reports_writes_all_four(tmp_path):
     written = upstream_reports.write_reports(import_matrix(IMPORT_RECORDED), tmp_path / "reports")
     assert sorted(p.name for p in written) == sorted(upstream_reports.REPORTS)
     assert all(p.read_text().startswith("# ") for p in written)

@@ -1,7 +1,7 @@
-"""ExecuTorch's own OpenVINO op tests (shipped in the executorch wheel), run four ways and compared test by
-test and subtest by subtest: stock; with the workaround installed; with our upstream patches applied
+"""ExecuTorch's own OpenVINO op tests (shipped in the executorch wheel), run three ways and compared test by
+test and subtest by subtest: stock; with the workaround installed; and with our upstream patches applied
 (``repro/patches/executorch``: the copy exclusion and the channels-last conversion, with the op tests they
-add); and the op tests the patches add, alone, against the stock backend.
+add), the added tests also run alone against the stock backend (``python -m repro.harness.op_tests``).
 
 Their stock outcome is not ours to fix (9 passed, 25 failed on 2026.4.1 with executorch 1.5.1:
 test_addmm and convolution/mean subtests fail with "CALL_DELEGATE execute failed"); the point is that
@@ -12,10 +12,11 @@ the session's temporary folder), so the tests below can land on either worker. M
 
 import json
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from repro.harness.op_tests import NEW_OP_TESTS, added_tests, op_tests_dir, python_series_overlay, run_op_tests
+from repro.harness.op_tests import NEW_OP_TESTS, op_tests_dir, run_op_tests
 from tests.helpers import run_cli, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
@@ -25,30 +26,34 @@ pytestmark = [pytest.mark.executorch, pytest.mark.peer_suite]
 def run_way(way, folder):
     """One way of running the op tests (see the module docstring) in ``folder``; writes outcomes.json."""
     if way in ("stock", "workaround"):
-        return run_op_tests(folder, [op_tests_dir()], with_workaround=way == "workaround")
-    if way == "patched":
-        return run_op_tests(folder, [op_tests_dir(python_series_overlay(folder / "overlay"))],
-                            overlay=folder / "overlay")
-    # "per series": each series' new op tests with it and without it, as the matrix records them
-    result = run_cli("python", "-m", "repro.harness.op_tests", timeout=1800)
+        run_op_tests(folder, [op_tests_dir()], with_workaround=way == "workaround")
+        return
+    # "patched": python -m repro.harness.op_tests --every-op-test, as a user runs it (the matrix does without
+    # the option): every op test with the patches, the tests they add without them
+    result = run_cli("python", "-m", "repro.harness.op_tests", "--every-op-test", timeout=1800)
     assert result.returncode == 0, result.stderr[-3000:]
     (folder / "outcomes.json").write_text(result.stdout)
 
 
 @pytest.fixture(scope="session")
 def op_test_runs(tmp_path_factory, worker_id):
-    """``runs(way)``: that way's outcomes, computed once per gate run and shared between xdist workers."""
+    """``runs(*ways)``: those ways' outcomes, each computed once per gate run and shared between xdist workers
+    (the first to ask runs it; the ways asked for together run concurrently)."""
     from filelock import FileLock
 
     shared = tmp_path_factory.getbasetemp() if worker_id == "master" else tmp_path_factory.getbasetemp().parent
 
-    def runs(way):
-        folder = shared / f"op-tests-{way.replace(' ', '-').replace(',', '')}"
+    def run(way):
+        folder = shared / f"op-tests-{way}"
         with FileLock(f"{folder}.lock"):
             if not (folder / "outcomes.json").exists():
                 folder.mkdir(exist_ok=True)
                 run_way(way, folder)
             return json.loads((folder / "outcomes.json").read_text())
+
+    def runs(*ways):
+        with ThreadPoolExecutor(len(ways)) as pool:
+            return list(pool.map(run, ways))
 
     return runs
 
@@ -58,7 +63,7 @@ def changed(before, after):
 
 
 def test_peer_suite_outcome_is_identical_with_the_workaround(op_test_runs):
-    stock_run, patched_run = op_test_runs("stock"), op_test_runs("workaround")
+    stock_run, patched_run = op_test_runs("stock", "workaround")
     stock, patched = stock_run["outcomes"], patched_run["outcomes"]
     assert stock_run["workaround"]["rule_ran"] == 0
     assert patched_run["workaround"]["rule_ran"] >= len(stock) // 2, \
@@ -72,7 +77,8 @@ def test_peer_suite_outcome_is_identical_with_the_workaround(op_test_runs):
 
 
 def test_upstream_patches_keep_every_stock_op_test_outcome(op_test_runs):
-    stock, patched = op_test_runs("stock")["outcomes"], op_test_runs("patched")["outcomes"]
+    stock_run, patched_run = op_test_runs("stock", "patched")
+    stock, patched = stock_run["outcomes"], patched_run["with"]
     assert len(stock) > 30, f"the peer suite ran too few tests: {stock}"
     assert not changed(stock, patched), f"outcomes changed (stock, patched): {changed(stock, patched)}"
 
@@ -95,16 +101,18 @@ WITHOUT_THE_PATCHES = {
 
 
 def test_op_tests_the_patches_add_pass_with_them(op_test_runs):
-    tests, subtests = added_tests(op_test_runs("patched")["outcomes"])
+    [patched] = op_test_runs("patched")
+    tests = {test: outcome for series in patched["series"].values() for test, outcome in series["with"].items()}
     assert tests.keys() == {test for series in WITHOUT_THE_PATCHES.values() for test in series}
     assert set(tests.values()) == {"passed"}, tests
-    assert len(subtests) == 8, subtests
+    assert len(patched["series"]["copy-exclusion"]["subtests"]["with"]) == 8
 
 
 @pytest.mark.parametrize("series", NEW_OP_TESTS)
 def test_each_series_op_tests_pass_with_it_and_fail_without_it(op_test_runs, series):
     """``python -m repro.harness.op_tests``, the run the matrix records for the upstream reports."""
-    results = op_test_runs("per series")[series]
+    [patched] = op_test_runs("patched")
+    results = patched["series"][series]
     assert set(results["with"].values()) == {"passed"}, results["with"]
     assert results["without"] == WITHOUT_THE_PATCHES[series]
     assert results["with"].keys() == results["without"].keys()

@@ -8,13 +8,14 @@ channels-last frame fed to a delegated conv gives wrong values.
 OpenvinoBackend::create_ov_tensor wraps each buffer with tensor.sizes() and its data pointer,
 never its dim order, so OpenVINO reads the channels-last bytes as if they were contiguous.
 
-Needs `pip install torch executorch openvino`; takes no arguments. Exit status (git bisect run):
+Needs torch, executorch, nncf and openvino installed; takes no arguments. Exit status (git bisect run):
 0 both correct, 1 a result is wrong, 2 usage error, 125 could not test.
 """
 
 import glob
 import os
 import sys
+from importlib.metadata import version
 
 if sys.argv[1:] in (["-h"], ["--help"]):
     print(__doc__)
@@ -37,7 +38,7 @@ except ImportError as error:
 
 libs = glob.glob(f"{os.path.dirname(openvino.__file__)}/libs/libopenvino_c.so*")
 os.environ.setdefault("OPENVINO_LIB_PATH", libs[0])
-print(f"OpenVINO {openvino.get_version()}, torch {torch.__version__}")
+print(f"executorch {version('executorch')}, OpenVINO {openvino.get_version()}, torch {torch.__version__}")
 
 torch.manual_seed(0)
 conv = torch.nn.Conv2d(3, 8, 3, padding=1).eval()

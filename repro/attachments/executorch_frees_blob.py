@@ -11,7 +11,7 @@ OpenvinoBackend::init calls ov_core_import_model(core, processed->data(), ...) a
 processed->Free(): for a segment loaded from a file that unmaps it, while OpenVINO 2026.4 keeps
 reading the conv's bias from it. From bytes Free() is a no-op; inline, the flatbuffer stays alive.
 
-Needs `pip install torch executorch openvino`; takes no arguments. Exit status (git bisect run):
+Needs torch, executorch, nncf and openvino installed; takes no arguments. Exit status (git bisect run):
 0 every run correct, 1 a run crashed or was wrong, 2 usage error, 125 could not test.
 """
 
@@ -20,6 +20,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from importlib.metadata import version
 
 import torch
 
@@ -58,12 +59,12 @@ def export(directory):
 
 def main():
     try:
-        import executorch  # noqa: F401
         import openvino
+        from executorch.backends.openvino.partitioner import OpenvinoPartitioner  # noqa: F401 (needs nncf)
     except ImportError as error:
         print(f"COULD NOT TEST: {error}")
         return 125
-    print(f"OpenVINO {openvino.get_version()}, torch {torch.__version__}")
+    print(f"executorch {version('executorch')}, OpenVINO {openvino.get_version()}, torch {torch.__version__}")
     with tempfile.TemporaryDirectory() as directory:
         files = export(directory)
         bad = False

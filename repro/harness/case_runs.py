@@ -11,6 +11,7 @@ from pathlib import Path
 
 import torch
 
+from repro.harness.catalogue import group_of
 from repro.harness.lowering import lower
 from repro.harness.outcomes import overall_outcome
 from repro.harness.program_contents import delegated_and_outside_ops
@@ -75,7 +76,7 @@ def load_outcome(case, run, inputs, expected, declared):
 def run_case(case, lowering, runners, save_dir, *, with_replay=False, config=None):
     """Lower (as the ``Lowering`` says), save, run with every runner and compare one case; failures become
     part of the record."""
-    record = {"case": case.name, "what": case.what, "partitioner": lowering.name,
+    record = {"case": case.name, "what": case.what, "group": group_of(case.name), "partitioner": lowering.name,
               "skip_dim_order": case.skip_dim_order, "lowering_error": None, "delegates": None,
               "delegated_ops": None, "ops_outside": None, "declared_dim_orders": None, "runs": {}, "replay": None,
               "pte": None}

@@ -324,3 +324,12 @@ GUARD_CASES = [
 ]
 CATALOGUE += GUARD_CASES
 CASES = {case.name: case for case in CATALOGUE}
+# What each case is about, by the group it is listed in (the first group: copies of inputs).
+_LATER_GROUPS = {case.name for case in DIM_ORDER_CASES + CONSTANT_CASES + GUARD_CASES}
+GROUPS = {"copies": [case for case in CATALOGUE if case.name not in _LATER_GROUPS],
+          "dim order": DIM_ORDER_CASES, "constants": CONSTANT_CASES, "guards": GUARD_CASES}
+
+
+def group_of(name):
+    """The group of catalogue case ``name`` (a key of GROUPS), or None for a case made elsewhere."""
+    return next((group for group, cases in GROUPS.items() if name in {case.name for case in cases}), None)

@@ -89,18 +89,17 @@ def source_tree(given=None):
     return Path(folder)
 
 
-def build_backend(source, folder, patches=()):
+def build_backend(source, folder, patches=(), wheel=None):
     """Compile ``libexecutorch_backend_openvino.so`` from ``source``'s runtime with ``patches`` applied, into
-    ``folder`` (see the module docstring); returns ``folder``, to put first on ``LD_LIBRARY_PATH``."""
-    wheel = installed("executorch")
+    ``folder``, against the executorch package folder ``wheel`` (default: the one this interpreter imports;
+    see the module docstring); returns ``folder``, to put first on ``LD_LIBRARY_PATH``."""
+    wheel = Path(wheel) if wheel else installed("executorch")
     tree = Path(folder) / "source"
     shutil.copytree(Path(source) / RUNTIME, tree / RUNTIME)
     apply(patches, tree)
     compiler = os.environ.get("CXX", "g++")
-    command = [compiler, "-std=c++17", "-O2", "-fPIC", "-shared", f"-I{wheel / 'include'}",
-               f"-I{wheel / 'include/executorch/runtime/core/portable_type/c10'}",
-               "-DC10_USING_CUSTOM_GENERATED_MACROS", str(tree / RUNTIME / "OpenvinoBackend.cpp"),
-               "-o", str(Path(folder) / BACKEND_LIBRARY), f"-L{wheel / 'lib'}", "-lexecutorch", "-ldl"]
+    command = build_command(compiler, wheel, tree / RUNTIME / "OpenvinoBackend.cpp",
+                            Path(folder) / BACKEND_LIBRARY)
     try:
         result = subprocess.run(command, check=False, capture_output=True, text=True)
     except FileNotFoundError:
@@ -108,6 +107,13 @@ def build_backend(source, folder, patches=()):
     if result.returncode:
         raise PatchFailed(f"building {BACKEND_LIBRARY} failed: {result.stderr.strip()[-2000:]}")
     return Path(folder)
+
+
+def build_command(compiler, wheel, source_file, library):
+    """The one compiler call that builds the backend against an installed executorch wheel."""
+    return [compiler, "-std=c++17", "-O2", "-fPIC", "-shared", f"-I{wheel}/include",
+            f"-I{wheel}/include/executorch/runtime/core/portable_type/c10", "-DC10_USING_CUSTOM_GENERATED_MACROS",
+            str(source_file), "-o", str(library), f"-L{wheel}/lib", "-lexecutorch", "-ldl"]
 
 
 def environment(python_path=None, library_path=None, base=None):

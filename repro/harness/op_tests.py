@@ -2,10 +2,11 @@
 in a child pytest and read back test by test and subtest by subtest: stock, with the workaround installed,
 or with our upstream patches applied to a copy of the backend (``repro.harness.executorch_patches``).
 
-``python -m repro.harness.op_tests [--series NAME ...]`` prints, as JSON, the outcome of the op tests each
-series adds, with the series applied and against the stock backend (the series' test hunks only): what the
-upstream reports show as each patch's test result, and what ``repro/matrix.py --executorch`` records per
-release. Each run takes a fresh temporary folder; nothing is written elsewhere.
+``python -m repro.harness.op_tests [--every-op-test]`` prints, as JSON, the outcome of the op tests the
+Python series add, with the series applied and against the stock backend (their test hunks only), per
+series: what the upstream reports show as each patch's test result, and what ``repro/matrix.py
+--executorch`` records per release; with ``--every-op-test`` the patched run covers every op test (the gate
+compares it with the stock run). Each run takes a fresh temporary folder; nothing is written elsewhere.
 """
 
 import argparse
@@ -56,11 +57,10 @@ def python_series_overlay(folder, names=patches.PYTHON_SERIES, tests_only=False)
                            include=patches.OP_TESTS if tests_only else None)
 
 
-def added_tests(outcomes):
-    """{test name: outcome} of the op tests a series adds, a test failing when any of its subtests fails
+def added_tests(outcomes, file_name):
+    """{test name: outcome} of the op tests in ``file_name``, a test failing when any of its subtests fails
     (pytest reports the test itself as passed then), and {test name [subtest parameters]: outcome}."""
-    added = {key.split("::")[-1]: outcome for key, outcome in outcomes.items()
-             if key.startswith(tuple(f"{name}::" for name in NEW_OP_TESTS.values()))}
+    added = {key.split("::")[-1]: outcome for key, outcome in outcomes.items() if key.startswith(f"{file_name}::")}
     subtests = {key: outcome for key, outcome in added.items() if " " in key}
     tests = {key: outcome for key, outcome in added.items() if " " not in key}
     for key, outcome in subtests.items():
@@ -69,30 +69,38 @@ def added_tests(outcomes):
     return tests, subtests
 
 
-def series_test_results(name, folder):
-    """{"with": {test: outcome}, "without": {test: outcome}, "subtests": {...}} of the op tests series
-    ``name`` adds; the two runs go concurrently."""
+def with_and_without(folder, every_op_test=False):
+    """Every Python series applied ("with": the op tests they add, or with ``every_op_test`` all of them), and
+    only their op-test hunks against the stock backend ("without": the tests they add); the two runs go
+    concurrently. Returns {"with": outcomes, "without": outcomes, "series": {name: {"with": {test: outcome},
+    "without": ..., "subtests": {"with": ..., "without": ...}}}}."""
 
     def run(way):
         run_folder = Path(folder) / way
         run_folder.mkdir(parents=True)
-        root = python_series_overlay(run_folder / "overlay", [name], tests_only=way == "without")
-        return added_tests(run_op_tests(run_folder, [op_tests_dir(root) / NEW_OP_TESTS[name]],
-                                        overlay=root)["outcomes"])
+        root = python_series_overlay(run_folder / "overlay", tests_only=way == "without")
+        paths = [op_tests_dir(root)] if way == "with" and every_op_test else \
+            [op_tests_dir(root) / name for name in NEW_OP_TESTS.values()]
+        return run_op_tests(run_folder, paths, overlay=root)["outcomes"]
 
     with ThreadPoolExecutor(2) as both:
-        (with_tests, with_subtests), (without_tests, without_subtests) = both.map(run, ("with", "without"))
-    return {"with": with_tests, "without": without_tests,
-            "subtests": {"with": with_subtests, "without": without_subtests}}
+        outcomes = dict(zip(("with", "without"), both.map(run, ("with", "without")), strict=True))
+    series = {}
+    for name, file_name in NEW_OP_TESTS.items():
+        (with_tests, with_subtests), (without_tests, without_subtests) = (
+            added_tests(outcomes[way], file_name) for way in ("with", "without"))
+        series[name] = {"with": with_tests, "without": without_tests,
+                        "subtests": {"with": with_subtests, "without": without_subtests}}
+    return {**outcomes, "series": series}
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m repro.harness.op_tests", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--series", action="append", choices=sorted(NEW_OP_TESTS),
-                        help="a Python patch series (repeatable; default: every one)")
+    parser.add_argument("--every-op-test", action="store_true",
+                        help="with the patches, run every op test, not only those the patches add")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
-        report = {name: series_test_results(name, Path(folder) / name) for name in args.series or NEW_OP_TESTS}
+        report = with_and_without(folder, args.every_op_test)
     print(json.dumps(report, indent=1, sort_keys=True))
 
 

@@ -1,62 +1,84 @@
-"""The ExecuTorch issue body: the OpenVINO backend hands every boundary tensor to OpenVINO with its
-sizes only, so channels-last tensors at a partition's edge give wrong values. Built from an
-``executorch_path.py`` run's dim-order cases, with the proposed change to ``preprocess.py`` as a diff.
+"""The ExecuTorch issue body: the OpenVINO backend hands every boundary tensor to OpenVINO with its sizes
+only, so channels-last tensors at a partition's edge give wrong values; with the two-step fix
+(``repro/patches/executorch/channels-last``: fail loud at export, then convert inside the model
+``openvino_compile`` converts) and each step's op-test result. Built from the matrix's rows
+(``repro/matrix.py --executorch``).
 """
 
+from repro.harness import executorch_patches as patches
+from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
-from repro.reports import proposed_preprocess
+from repro.reports.matrix_report import by_release
 
 CHANNELS_LAST_REPRODUCER = md.attachment("executorch_channels_last.py")
-CREATE_TENSOR_SOURCE = ("`backends/openvino/runtime/OpenvinoBackend.cpp` on main (commit cff6f4d, 2026-08-22), "
-                        "`OpenvinoBackend::create_ov_tensor`, lines 337-378")
+BACKEND = "backends/openvino/runtime/OpenvinoBackend.cpp"
+CREATE_TENSOR = f"[`OpenvinoBackend::create_ov_tensor`]({et.SOURCE_URL}/{BACKEND}#L337-L378)"
 
 
-def channels_last_table(report, case_names):
-    rows = []
-    for record in report["cases"]:
-        if record["case"] not in case_names:
-            continue
-        run = record["runs"].get("bytes") or {}
-        diffs = ", ".join(f"{row['max_abs_diff']:.3g}" for row in run.get("outputs") or [])
-        rows.append([f"`{record['case']}`", record["what"], run.get("outcome", record["outcome"]), diffs or "-"])
-    return md.table(["case", "model", "stock, from bytes", "max abs diff per output"], rows)
+def dim_order_table(rows):
+    """The stock partitioner's dim-order cases on the newest release whose ExecuTorch path ran, from bytes."""
+    ran = [row for row in by_release(rows) if (row.get("executorch") or {}).get("cases")]
+    if not ran:
+        return "(The ExecuTorch path was not run in this matrix.)"
+    table = []
+    for record in ran[-1]["executorch"]["cases"]:
+        if record.get("group") == "dim order":
+            run = record["runs"].get("bytes") or {}
+            diffs = ", ".join(f"{output['max_abs_diff']:.3g}" for output in run.get("outputs") or [])
+            table.append([record["what"], run.get("outcome", record["outcome"]), diffs or "-"])
+    return (f"OpenVINO {ran[-1]['release']}, loaded from bytes, compared with eager PyTorch:\n\n"
+            + md.table(["model (inputs channels-last unless said)", "result", "max abs diff per output"], table))
 
 
-def executorch_channels_last(report, case_names):
-    """The ExecuTorch issue body, from an executorch_path.py run with the stock partitioner."""
-    env = report["environment"]
-    diff = proposed_preprocess.proposed_diff()
+def test_results(rows):
+    """The op tests the patches add, with and without them, on the newest release that ran them."""
+    ran = [row for row in by_release(rows) if (row.get("executorch_patch_tests") or {}).get(patches.CHANNELS_LAST)]
+    if not ran:
+        return "(Not run in this matrix: `repro/matrix.py --executorch` runs them.)"
+    results = ran[-1]["executorch_patch_tests"][patches.CHANNELS_LAST]
+    return (f"`backends/openvino/tests/ops/test_dim_order.py` on OpenVINO {ran[-1]['release']}, with both "
+            "patches and without them:\n\n"
+            + md.table(["test", "with the patches", "without"],
+                       [[f"`{test}`", outcome, results["without"].get(test, "-")]
+                        for test, outcome in sorted(results["with"].items())]))
+
+
+def executorch_channels_last(matrix):
+    rows = matrix["rows"]
+    refuse, convert = patches.series(patches.CHANNELS_LAST)
     return md.issue(
-        "[OpenVINO] Channels-last tensors at a delegate's boundary are handed over as contiguous: wrong values",
-        [("Summary", f"""\
-`OpenvinoBackend` wraps every delegate input and output with `tensor.sizes()` and its data pointer
-only ({CREATE_TENSOR_SOURCE}: `ov_.shape_create(rank, dims, &shape)` from the sizes, then
-`ov_.tensor_create_from_host_ptr(ov_type, shape, tensor.mutable_data_ptr(), ...)`), never with its
-dim order. A channels-last tensor entering a partition (a camera frame fed to a conv) is read as if
-it were contiguous, and a channels-last result is written as if it were: wrong values, no error.
-Elementwise-only partitions happen to be right."""),
-         ("Environment", md.bullets([f"executorch {env['executorch']}, torch {env['torch']}, OpenVINO "
-                                     f"{env['openvino']}, Python {env['python']}", env["os"]])),
-         ("Reproducer", f"""\
-`pip install torch executorch openvino`, then `python executorch_channels_last.py`:
+        "[OpenVINO] Channels-last tensors at a partition's boundary are handed to OpenVINO as contiguous: "
+        "wrong values, no error",
+        [("🐛 Describe the bug", f"""\
+{CREATE_TENSOR} wraps every delegate input and output with `tensor.sizes()` and its data pointer only
+(`ov_.shape_create(rank, dims, &shape)`, then `ov_.tensor_create_from_host_ptr(...)`), never with its dim
+order, and `preprocess` compiles the partition for contiguous inputs and outputs. A channels-last tensor
+entering a partition (a camera frame fed to a convolution) is read as if it were contiguous, and a
+channels-last result is written as if it were: wrong values, no error. Partitions whose ops read and write
+alike (elementwise only) happen to be right. It does not depend on the OpenVINO release: the ones below are
+inside ExecuTorch's supported range ({et.SUPPORTED_OPENVINO}) and what `pip install openvino` gives today
+({et.NEWEST_OPENVINO})."""),
+         ("To reproduce", f"""\
+{et.install_block(et.SUPPORTED_OPENVINO)}
+then `python {CHANNELS_LAST_REPRODUCER.name}` (exits 1 when the bug shows, 0 when not, 125 if it cannot test):
 
-{md.code_block(CHANNELS_LAST_REPRODUCER.read_text())}"""),
-         ("Measured", f"""\
-The catalogue's dim-order cases with the stock `OpenvinoPartitioner` (ExecuTorch runtime, compared
-with eager PyTorch; the bug shows as differences of the size of the values):
+{md.code_block(CHANNELS_LAST_REPRODUCER.read_text())}
 
-{channels_last_table(report, case_names)}"""),
-         ("Proposed change", f"""\
-Convert inside the compiled model, where it costs almost nothing: in `preprocess`, read each
-boundary tensor's dim order before `DimOrderOpsRevertPass`, and after converting the partition give
-each input in dim order `d` `Parameter(sizes) -> Reshape(ShapeOf[d]) -> Transpose(inverse of d)` and
-each such output `Transpose(d) -> Reshape(ShapeOf)`. Partitions whose boundaries are all in the
-default dim order compile exactly as before. Measured with a two-conv stack on a channels-last frame:
-faster than the same model exported on a contiguous frame (OpenVINO's CPU plugin prefers
-channels-last), where converting in ExecuTorch's portable kernels cost about 3x. We apply this diff
-to executorch {env['executorch']}'s file in our tests and run every case above through it with the
-stock partitioner: all equal eager. `openvino_compile` is replaced by its conversion and
-`compile_model`: its cache is unused here (no model hash) and its `config` option reaches
-`compile_model` as a string, which fails.
+{et.outputs(rows, "executorch_channels_last")}
 
-{md.code_block(diff, "diff")}""")])
+{dim_order_table(rows)}"""),
+         ("Versions", et.environment_section(rows, "executorch_channels_last")),
+         ("Proposed fix", f"""\
+In two steps, each its own commit. First fail loud: `preprocess` refuses a partition input or output in
+another dim order, naming it, so nobody gets wrong values silently:
+
+{et.patch_block(refuse)}
+
+Then convert instead of refusing, inside the model that `openvino_compile` converts (so its device choice and
+cache stay): an input arrives as its elements in dim order, so it is viewed with its sizes in that order and
+permuted back; an output is permuted into its dim order and viewed with its sizes. OpenVINO folds the pair
+into its own layout choice. A tensor with dynamic sizes in another dim order stays refused:
+
+{et.patch_block(convert)}
+
+{test_results(rows)}""")])

@@ -1,75 +1,74 @@
 """The ExecuTorch issue body: the OpenVINO backend frees the delegate's blob right after
-``ov_core_import_model``, so a ``.pte`` loaded by path crashes on OpenVINO 2026.4.x. Built from the
-matrix's rows (the import per release, and with ``--executorch`` the stock catalogue by path).
+``ov_core_import_model``, so a ``.pte`` loaded by path crashes on OpenVINO 2026.4.x; with the one-line
+patch (``repro/patches/executorch/blob-lifetime``) and what the reproducer prints with it. Built from the
+matrix's rows (``repro/matrix.py --executorch``, with ``--executorch-source`` for the patched run).
 """
 
+from repro.harness import executorch_patches as patches
+from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
-from repro.reports.matrix_report import by_release, executorch_cell
-from repro.reports.openvino_import_lifetime import (
-    EXECUTORCH_SOURCE,
-    IMPORT_REPRODUCER,
-    import_table,
-    import_verdicts,
-)
 
 EXECUTORCH_REPRODUCER = md.attachment("executorch_frees_blob.py")
+BACKEND = "backends/openvino/runtime/OpenvinoBackend.cpp"
+# Where the lines are (ExecuTorch main, et.EXECUTORCH_MAIN), by function so that a moved line is findable.
+IMPORT_THEN_FREE = f"[`OpenvinoBackend::init`]({et.SOURCE_URL}/{BACKEND}#L162-L175)"
+FREE_CONTRACT = f"[`runtime/backend/interface.h`]({et.SOURCE_URL}/runtime/backend/interface.h#L69-L70)"
+SEGMENT_OUTLIVES = f"[`runtime/executor/method.cpp`]({et.SOURCE_URL}/runtime/executor/method.cpp#L118-L120)"
+REBUILT_LIBRARY = "/tmp/executorch-openvino"
 
 
-def by_path_table(rows):
-    """Per release with the ExecuTorch path run: how the stock programs fared by path and from bytes."""
-    measured = [row for row in by_release(rows) if (row.get("executorch") or {}).get("counts")]
-    return md.table(["release", "stock catalogue, per way of loading"],
-                    [[row["release"], executorch_cell(row["executorch"])] for row in measured])
-
-
-def reproducer_output(rows):
-    """What the embedded reproducer printed on the newest release the matrix ran it on, verbatim, or a
-    sentence saying it was not run."""
-    ran = [row for row in by_release(rows) if (row.get("executorch_by_path") or {}).get("output")]
-    if not ran:
-        return "(Not run in this matrix: `repro/matrix.py --executorch` runs it on every release.)"
-    newest, run = ran[-1], ran[-1]["executorch_by_path"]
-    versions = (newest.get("executorch") or {}).get("environment") or {}
-    with_what = f"executorch {versions['executorch']} and " if versions.get("executorch") else ""
-    return (f"Output with {with_what}OpenVINO {newest['release']} (exit {run['exit_code']}):\n\n"
-            f"{md.code_block(run['output'], '')}")
+def rebuild_lines():
+    """Shell lines that rebuild the backend from a checkout with the patch, against the installed wheel, and
+    run the reproducer with it (what the matrix's patched row ran)."""
+    wheel = "$ET"
+    command = patches.build_command("g++", wheel, BACKEND, f"{REBUILT_LIBRARY}/{patches.BACKEND_LIBRARY}")
+    return ["ET=$(python -c 'import executorch; print(list(executorch.__path__)[0])')",
+            f"mkdir -p {REBUILT_LIBRARY}",
+            " ".join(command),
+            f"LD_LIBRARY_PATH={REBUILT_LIBRARY} python {EXECUTORCH_REPRODUCER.name}"]
 
 
 def executorch_frees_blob(matrix):
     rows = matrix["rows"]
-    verdicts = import_verdicts(rows)
-    ran_executorch = any((row.get("executorch") or {}).get("counts") for row in rows)
+    [patch] = patches.series(patches.BLOB_LIFETIME)
     return md.issue(
-        "[OpenVINO] Backend frees the delegate blob after ov_core_import_model: .pte loaded by path crashes "
-        "with OpenVINO 2026.4",
-        [("Summary", """\
-`OpenvinoBackend::init` passes `processed->data()` to `ov_core_import_model` and then calls
-`processed->Free()`. When the program was loaded from a file (`Runtime.load_program(path)`, the C++
-`Module`), the delegate data sits in a segment and `Free()` unmaps it. From OpenVINO 2026.4.0 the
-import no longer copies that content and the CPU plugin keeps reading constants (biases, eltwise
-operands) from it: the first `execute` crashes with SIGSEGV, or, once the pages are reused, computes
-on other data. Loading from Python bytes hides it (`Free()` is a no-op there)."""),
-         ("Reproducer", f"""\
-`pip install torch executorch openvino`, then `python {EXECUTORCH_REPRODUCER.name}`:
+        "[OpenVINO] OpenvinoBackend::init frees the delegate blob that OpenVINO 2026.4 keeps reading: "
+        ".pte loaded by path crashes",
+        [("🐛 Describe the bug", f"""\
+{IMPORT_THEN_FREE} passes `processed->data()` to `ov_core_import_model` and then calls
+`processed->Free()`. A program loaded by path (`Runtime.load_program(path)`, the C++ `Module`) has the
+delegate data in a segment that `Free()` unmaps. OpenVINO's C API has imported through an `ov::Tensor` over
+the caller's memory since 2026.4.0 (`nm -D libopenvino_c.so.2641` lists `ov::Core::import_model(ov::Tensor
+const&, ...)`), and the compiled model keeps reading constants (biases, eltwise operands) from it: the first
+`execute` crashes with SIGSEGV, or computes on whatever the pages hold later. From Python bytes `Free()` is a
+no-op, so it does not show there.
+
+About the supported range (`openvino>=2025.1.0,<2026.0.0`): the crash needs 2026.4, which is what a bare
+`pip install openvino` installs today. The fix does not depend on the OpenVINO release: ExecuTorch's own
+contract allows `Free()` only "if the data is not needed after init()" ({FREE_CONTRACT}), and the Method
+keeps `processed` in `BackendDelegate::segment_`, which "will outlive the backend" ({SEGMENT_OUTLIVES}).
+Deleting the one `processed->Free();` line is enough; nothing else holds the buffer."""),
+         ("To reproduce", f"""\
+{et.install_block(et.NEWEST_OPENVINO)}
+then `python {EXECUTORCH_REPRODUCER.name}` (exits 1 when the bug shows, 0 when not, 125 if it cannot test):
 
 {md.code_block(EXECUTORCH_REPRODUCER.read_text())}
 
-{reproducer_output(rows)}"""),
-         ("Releases", f"""\
-OpenVINO's import, per release ({IMPORT_REPRODUCER.name}; a "BUG" row is a release whose import keeps
-reading the caller's buffer): {md.first_bad_release(verdicts, matrix.get("available", ()))}
+{et.outputs(rows, "executorch_by_path")}
 
-{import_table(rows)}
-""" + (f"\nThe ExecuTorch path's stock catalogue, per release:\n\n{by_path_table(rows)}" if ran_executorch
-        else "\n(The ExecuTorch path was not run in this matrix; run `repro/matrix.py --executorch`.)")),
-         ("Where", md.bullets([
-             f"{EXECUTORCH_SOURCE}: lines 162-163 `status = ov_.core_import_model(core, data_ptr, data_size, "
-             "device.c_str(), &compiled_model);`, line 175 `processed->Free();`. gdb on 1.5.1 shows the "
-             "`munmap` from there and the fault at the bias's offset in the `.pte`; skipping that one `munmap` "
-             "removes the crash.",
-             "Suggested change: keep `processed` alive in the delegate handle and `Free()` it in "
-             "`OpenvinoBackend::destroy` (line 319), or copy the content before freeing it (costs the blob's size "
-             "in memory). Until then, `ExecutorchBackendConfig(extract_delegate_segments=False)` keeps the blob "
-             "inside the flatbuffer, which the program keeps alive: measured no slower to load or run.",
-             "OpenVINO's side (the import stopped copying in 2026.4.0 without documenting the lifetime) is "
-             "reported to OpenVINO separately."]))])
+(With `openvino=={et.SUPPORTED_OPENVINO}` in the second line the import still copies, so every run is
+correct.)"""),
+         ("Versions", et.environment_section(rows, "executorch_by_path")),
+         ("Proposed fix", f"""\
+{et.patch_block(patch)}
+
+Tested without a full build: the backend rebuilt from main with this patch against the installed 1.5.1 wheel
+(it ships `include/` and `lib/libexecutorch.so`; the pybindings find `libexecutorch_backend_openvino.so`
+through their RUNPATH, so one first on `LD_LIBRARY_PATH` replaces the wheel's):
+
+{md.code_block(chr(10).join(rebuild_lines()), "sh")}
+
+{et.outputs(rows, "executorch_by_path_patched", (et.NEWEST_OPENVINO,))}
+
+Until a release has it, `ExecutorchBackendConfig(extract_delegate_segments=False)` keeps the blob inside the
+flatbuffer, which the program keeps alive.""")])

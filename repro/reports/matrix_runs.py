@@ -96,19 +96,69 @@ def run_script(python, script, timeout):
     return status, "" if status in ("ok", "bug") else report.get("verdict", ""), report
 
 
-def run_attachment(python, name, timeout):
-    """An attachment as a maintainer runs it, with no arguments: its exit code and output, verbatim."""
+def run_verbatim(command, timeout, env=None):
+    """Exit code and output, verbatim, of ``command`` run from the project folder."""
     try:
-        result = subprocess.run([str(python), str(md.attachment(name))],
-                                capture_output=True, text=True, timeout=timeout, check=False, cwd=PROJECT)
+        result = subprocess.run([str(part) for part in command], capture_output=True, text=True, timeout=timeout,
+                                check=False, cwd=PROJECT, env=env)
     except subprocess.TimeoutExpired:
         return {"exit_code": None, "output": f"ran longer than {timeout} s"}
-    return {"exit_code": result.returncode, "output": (result.stdout + result.stderr).strip()}
+    return {"exit_code": result.returncode, "output": (result.stdout + result.stderr).strip(),
+            "stdout": result.stdout}
 
 
-def matrix_row(requested, release, *, cache, with_executorch, timeout, progress):
+def run_attachment(python, name, timeout, env=None):
+    """An attachment as a maintainer runs it, with no arguments."""
+    run = run_verbatim([python, md.attachment(name)], timeout, env)
+    run.pop("stdout", None)
+    return run
+
+
+def run_module(python, module, timeout):
+    return run_verbatim([python, "-m", module], timeout)
+
+
+def executorch_package(python):
+    """The executorch package folder of the environment of ``python``."""
+    result = subprocess.run([str(python), "-c", "import executorch; print(list(executorch.__path__)[0])"],
+                            capture_output=True, text=True, check=False)
+    return Path(result.stdout.strip()) if result.returncode == 0 else None
+
+
+def run_patched_by_path(python, source, timeout):
+    """The frees-blob reproducer with the backend rebuilt from ``source`` with our patch, against this
+    environment's executorch wheel (``repro.harness.executorch_patches``)."""
+    import tempfile
+
+    from repro.harness import executorch_patches as patches
+
+    wheel = executorch_package(python)
+    if wheel is None:
+        return {"exit_code": None, "output": "executorch is not importable in this environment"}
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            patches.build_backend(source, folder, patches.series(patches.BLOB_LIFETIME), wheel=wheel)
+        except patches.PatchFailed as error:
+            return {"exit_code": None, "output": str(error)}
+        return run_attachment(python, "executorch_frees_blob.py", timeout,
+                              env=patches.environment(library_path=folder))
+
+
+def run_patch_tests(python, timeout):
+    """{series: {"with": ..., "without": ...}} of the op tests our Python patches add
+    (``python -m repro.harness.op_tests`` in this environment), or None when it could not run."""
+    run = run_module(python, "repro.harness.op_tests", timeout)
+    try:
+        return json.loads(run["stdout"])["series"] if run["exit_code"] == 0 else None
+    except (KeyError, ValueError):
+        return None
+
+
+def matrix_row(requested, release, *, cache, with_executorch, timeout, progress, executorch_source=None):
     row = {"requested": requested, "release": release, "status": None, "detail": "", "seconds": None,
-           "plain": None, "snippet": None, "import_lifetime": None, "executorch": None, "executorch_by_path": None}
+           "plain": None, "snippet": None, "import_lifetime": None, "executorch": None, "executorch_by_path": None,
+           "executorch_channels_last": None, "executorch_environment": None, "executorch_patch_tests": None,
+           "executorch_by_path_patched": None}
     started = time.monotonic()
     executorch = with_executorch and Version(release) >= EXECUTORCH_INSTALLS_FROM
     progress(release, "installing" if not executorch else "installing with the ExecuTorch stack")
@@ -132,13 +182,20 @@ def matrix_row(requested, release, *, cache, with_executorch, timeout, progress)
         status, detail, row["executorch"] = run_script(python, "executorch_path.py", timeout)
         if row["executorch"] is None:
             row["executorch"] = {"verdict": f"{status}: {detail}"}
-        progress(release, "running the ExecuTorch report's reproducer")
+        progress(release, "running the ExecuTorch reports' reproducers")
         row["executorch_by_path"] = run_attachment(python, "executorch_frees_blob.py", timeout)
+        row["executorch_channels_last"] = run_attachment(python, "executorch_channels_last.py", timeout)
+        row["executorch_environment"] = run_module(python, "torch.utils.collect_env", timeout)["output"]
+        progress(release, "running ExecuTorch's op tests with and without our patches")
+        row["executorch_patch_tests"] = run_patch_tests(python, timeout)
+        if executorch_source:
+            progress(release, "running the frees-blob reproducer with the patched backend")
+            row["executorch_by_path_patched"] = run_patched_by_path(python, executorch_source, timeout)
     row["seconds"] = round(time.monotonic() - started, 1)
     return row
 
 
-def run_matrix(requested, available, *, cache, with_executorch, jobs, timeout):
+def run_matrix(requested, available, *, cache, with_executorch, jobs, timeout, executorch_source=None):
     lock, done = threading.Lock(), [0]
 
     def progress(release, step):
@@ -147,7 +204,7 @@ def run_matrix(requested, available, *, cache, with_executorch, jobs, timeout):
 
     def job(item):
         row = matrix_row(item, resolve(item, available), cache=cache, with_executorch=with_executorch,
-                         timeout=timeout, progress=progress)
+                         timeout=timeout, progress=progress, executorch_source=executorch_source)
         with lock:
             done[0] += 1
         progress(row["release"], f"{matrix_report.STATUS_MEANING[row['status']]} ({row['seconds']} s)")

@@ -1,0 +1,94 @@
+"""What both ExecuTorch issue bodies share: the install lines (the tests run them as printed), the
+environment as ExecuTorch's bug template asks for it (``python -m torch.utils.collect_env``, trimmed to
+what matters here), the embedded reproducer's own output per release, and a patch inline.
+
+Every measured thing comes from the matrix's rows (``repro/matrix.py --executorch``); a release that was
+not run is said to be not run, never filled in.
+"""
+
+import re
+import tomllib
+from pathlib import Path
+
+from repro.reports import markdown as md
+from repro.reports.matrix_report import by_release
+
+PROJECT = Path(__file__).resolve().parents[2]
+
+TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"  # PyPI's torch for Linux is a CUDA build of GBs
+# ExecuTorch's own supported range (its pyproject's `openvino` extra, its docs): openvino>=2025.1.0,<2026.0.0.
+SUPPORTED_OPENVINO = "2025.4.1"  # the newest release inside it
+NEWEST_OPENVINO = "2026.4.1"  # what a bare `pip install openvino` gives (December 2026)
+EXECUTORCH_MAIN = "cff6f4dd32e630945b7188512c1f2b4f102b05ad"  # 2026-08-22, the commit the patches apply to
+SOURCE_URL = f"https://github.com/pytorch/executorch/blob/{EXECUTORCH_MAIN}"
+# collect_env lines a maintainer needs here: versions, OS, CPU (OpenVINO's CPU plugin picks its
+# precision from the ISA), and the CPU flags that decide it.
+KEPT_ENV_LINES = ("PyTorch version", "OS:", "Python version", "Python platform", "Is CUDA available", "Vendor ID",
+                  "Model name", "[pip3] executorch", "[pip3] numpy", "[pip3] torch==")
+ISA_FLAGS = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "amx_bf16", "amx_int8")
+
+
+def pins():
+    """{"torch": "2.13.0", "executorch": "1.5.1", "nncf": "3.1.0"}: the versions the project runs with."""
+    with (PROJECT / "pyproject.toml").open("rb") as file:
+        group = tomllib.load(file)["dependency-groups"]["executorch"]
+    return dict(requirement.split("==") for requirement in group if "==" in requirement)
+
+
+def install_lines(openvino):
+    """The commands that set up the reproducer's environment, in ExecuTorch's supported way plus OpenVINO."""
+    versions = pins()
+    return [f"pip install torch=={versions['torch']} --index-url {TORCH_CPU_INDEX}",
+            f"pip install executorch=={versions['executorch']} nncf=={versions['nncf']} openvino=={openvino}"]
+
+
+def install_block(openvino):
+    return md.code_block("\n".join(install_lines(openvino)), "sh")
+
+
+def trimmed_environment(collect_env):
+    """The lines of ``python -m torch.utils.collect_env`` that matter for these reports."""
+    kept = [line for line in collect_env.splitlines() if line.startswith(KEPT_ENV_LINES)]
+    flags = next((line.split(":", 1)[1].split() for line in collect_env.splitlines() if line.startswith("Flags:")),
+                 [])
+    isa = " ".join(flag for flag in ISA_FLAGS if flag in flags)
+    kept.append(f"CPU flags that decide OpenVINO's CPU precision: {isa}" if flags else "CPU flags: not reported")
+    return "\n".join(kept)
+
+
+def measured_rows(rows, field):
+    """The rows (oldest release first) where the attachment or run ``field`` ran."""
+    return [row for row in by_release(rows) if (row.get(field) or {}).get("output") is not None]
+
+
+def environment_section(rows, field):
+    """The trimmed collect_env of the newest release that ran ``field``, plus the OpenVINO and nncf pins."""
+    ran = [row for row in measured_rows(rows, field) if row.get("executorch_environment")]
+    if not ran:
+        return "(Not run in this matrix: `repro/matrix.py --executorch` records it.)"
+    newest = ran[-1]
+    return md.code_block(f"{trimmed_environment(newest['executorch_environment'])}\nopenvino=={newest['release']}"
+                         f"\nnncf=={pins()['nncf']}", "")
+
+
+def outputs(rows, field, releases=(SUPPORTED_OPENVINO, NEWEST_OPENVINO)):
+    """The reproducer's output, verbatim, on each of ``releases`` the matrix ran it on (others: said)."""
+    ran = {row["release"]: row[field] for row in measured_rows(rows, field)}
+    parts = []
+    for release in releases:
+        if release not in ran:
+            parts.append(f"OpenVINO {release}: not run in this matrix.")
+            continue
+        run = ran[release]
+        parts.append(f"OpenVINO {release} (exit {run['exit_code']}):\n\n{md.code_block(run['output'], '')}")
+    return "\n\n".join(parts)
+
+
+def patch_text(path):
+    """A patch file as ``git format-patch`` wrote it, minus the mail header lines a reader does not need."""
+    text = path.read_text()
+    return re.sub(r"\A(From [0-9a-f]{40} .*\n)(From: .*\n(?: .*\n)?)(Date: .*\n)", "", text)
+
+
+def patch_block(path):
+    return md.code_block(patch_text(path), "diff")
