@@ -13,7 +13,9 @@ says in the real runtime. (ExecuTorch's own op tests with the patches: ``tests/t
 import json
 import re
 import shutil
+import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -108,6 +110,18 @@ def test_patched_python_passes_executorch_lint(tmp_path, name):
     assert not new
 
 
+def test_runtime_patch_passes_executorch_clang_format(executorch_source, tmp_path):
+    """clang-format 18 (ExecuTorch's requirements-lintrunner.txt) with the checkout's own .clang-format."""
+    style = executorch_source / ".clang-format"
+    assert style.is_file(), f"{executorch_source} has no .clang-format"
+    shutil.copytree(executorch_source / patches.RUNTIME, tmp_path / patches.RUNTIME)
+    patches.apply(patches.series(patches.BLOB_LIFETIME), tmp_path)
+    clang_format = Path(sys.executable).parent / "clang-format"
+    result = run_cli(clang_format, f"--style=file:{style}", "--dry-run", "--Werror",
+                     tmp_path / patches.RUNTIME / "OpenvinoBackend.cpp")
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
 @pytest.fixture(scope="module")
 def patched_backend(tmp_path_factory):
     """An overlay with both Python series applied (see ``repro.harness.executorch_patches``)."""
@@ -180,3 +194,24 @@ def test_without_a_checkout_the_runtime_patch_tests_skip_saying_how_to_run_them(
     result = pytester.runpytest_inprocess("-p", "tests.executorch_source", "-p", "no:cacheprovider", "-rs")
     result.assert_outcomes(skipped=1)
     assert "--executorch-source DIR" in "\n".join(result.outlines)
+
+
+def test_overlay_by_hand_prints_the_variable_to_set(tmp_path, capsys):
+    patches.main(["overlay", str(tmp_path / "overlay"), "--series", patches.COPY_EXCLUSION])
+    assert capsys.readouterr().out.strip() == f"PYTHONPATH={(tmp_path / 'overlay').resolve()}"
+    assert (tmp_path / "overlay/executorch/backends/openvino/tests/ops/test_copy.py").exists()
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["overlay", "{existing}"], "exists: give a new folder"),
+    (["build", "{new}"], "give --source CHECKOUT or set EXECUTORCH_SOURCE"),
+    (["build", "{new}", "--source", "{existing}"], "is not an ExecuTorch checkout"),
+], ids=["existing_folder", "no_checkout", "not_a_checkout"])
+def test_by_hand_usage_errors_are_one_line_and_exit_2(tmp_path, capsys, monkeypatch, arguments, message):
+    monkeypatch.delenv(patches.SOURCE_VARIABLE, raising=False)
+    arguments = [part.format(existing=tmp_path, new=tmp_path / "new") for part in arguments]
+    with pytest.raises(SystemExit) as exited:
+        patches.main(arguments)
+    assert exited.value.code == 2
+    assert message in capsys.readouterr().err.strip().splitlines()[-1]
+    assert not (tmp_path / "new").exists()

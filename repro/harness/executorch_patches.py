@@ -123,3 +123,50 @@ def environment(python_path=None, library_path=None, base=None):
         if folder is not None:
             env[variable] = os.pathsep.join(filter(None, [str(folder), env.get(variable)]))
     return env
+
+
+def main(argv=None):
+    """``python -m repro.harness.executorch_patches overlay DIR`` / ``build DIR --source CHECKOUT``: make the
+    patched backend for a run by hand, and print the variable to set."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m repro.harness.executorch_patches",
+                                     description="ExecuTorch's OpenVINO backend with our patches, for a run by "
+                                                 "hand; exit status: 0 made, 1 a patch or the build failed, "
+                                                 "2 usage error")
+    commands = parser.add_subparsers(dest="command", required=True)
+    overlay_command = commands.add_parser("overlay", help="the Python series applied to a copy of the installed "
+                                                          "backend (then: PYTHONPATH=DIR)")
+    overlay_command.add_argument("folder", type=Path, metavar="DIR", help="a folder that does not exist yet")
+    overlay_command.add_argument("--series", action="append", choices=PYTHON_SERIES,
+                                 help="repeatable; default: every Python series")
+    build_command_parser = commands.add_parser("build", help="the runtime rebuilt from a checkout with the C++ "
+                                                              "series (then: LD_LIBRARY_PATH=DIR)")
+    build_command_parser.add_argument("folder", type=Path, metavar="DIR", help="a folder that does not exist yet")
+    build_command_parser.add_argument("--source", type=Path, default=None,
+                                      help=f"an ExecuTorch checkout (default: ${SOURCE_VARIABLE})")
+    args = parser.parse_args(argv)
+    if args.folder.exists():
+        parser.error(f"{args.folder} exists: give a new folder (nothing is overwritten)")
+    source = None
+    if args.command == "build":
+        try:
+            source = source_tree(args.source)
+        except PatchFailed as error:
+            parser.error(str(error))
+        if source is None:
+            parser.error(f"build: give --source CHECKOUT or set {SOURCE_VARIABLE}")
+    try:
+        if args.command == "overlay":
+            overlay(args.folder, [patch for name in args.series or PYTHON_SERIES for patch in series(name)])
+            print(f"PYTHONPATH={args.folder.resolve()}")
+        else:
+            args.folder.mkdir(parents=True)
+            build_backend(source, args.folder, series(BLOB_LIFETIME))
+            print(f"LD_LIBRARY_PATH={args.folder.resolve()}")
+    except PatchFailed as error:
+        parser.exit(1, f"{parser.prog}: {error}\n")
+
+
+if __name__ == "__main__":
+    main()
