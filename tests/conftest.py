@@ -5,21 +5,6 @@ import pytest
 from tests.outcomes import assert_equals_eager
 
 pytest_plugins = ["tests.candidate_gate", "tests.executorch_source", "pytester"]
-# Tests of a minute or more, longest first (measured: the op-test suites, the property-based gate, the real
-# matrix, the main job, the patched backend as a candidate). Started first, so that neither core idles at the end of the run.
-LONG_RUNNING = ("tests/test_peer_suite.py", "tests/test_workaround_fuzz.py",
-                "tests/test_matrix.py::test_real_matrix", "tests/test_main_job.py",
-                "tests/test_executorch_patches.py::test_upstream_partitioner")
-
-
-def pytest_collection_modifyitems(items):
-    """The long-running tests first, longest first, in a stable order (every xdist worker must collect the
-    same order)."""
-    def rank(item):
-        return next((place for place, prefix in enumerate(LONG_RUNNING) if item.nodeid.startswith(prefix)),
-                    len(LONG_RUNNING))
-
-    items.sort(key=rank)
 
 
 @pytest.fixture(scope="session")
