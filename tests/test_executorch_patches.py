@@ -11,6 +11,7 @@ says in the real runtime. (ExecuTorch's own op tests with the patches: ``tests/t
 """
 
 import json
+import os
 import re
 import shutil
 import sys
@@ -172,6 +173,21 @@ def test_runtime_patch_makes_stock_programs_correct_by_path(executorch_source, t
                  if stock_outcome(case, "path")[0] == "crashed_or_wrong"}
     assert {case for case, outcome in without.items() if outcome != "correct"} == stock_bad, without
     assert stock_bad or installed_openvino() < IMPORT_KEEPS_CALLER_BUFFER_FROM
+
+
+def test_frees_blob_reports_rebuild_lines_run_as_printed(executorch_source, tmp_path):
+    """The lines the frees-blob report prints under its patch, run by bash in a copy of the checkout with the
+    patch applied and the reproducer copied in, this environment's python first on PATH: it exits 0."""
+    from repro.reports import executorch_frees_blob as report
+
+    checkout = tmp_path / "executorch"
+    shutil.copytree(executorch_source / patches.RUNTIME, checkout / patches.RUNTIME)
+    patches.apply(patches.series(patches.BLOB_LIFETIME), checkout)
+    shutil.copy(report.EXECUTORCH_REPRODUCER, checkout)
+    env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])}
+    result = run_cli("bash", "-ec", "\n".join(report.rebuild_lines()), cwd=checkout, env=env, timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr[-3000:]
+    assert result.stdout.strip().endswith("OK: every run equals eager")
 
 
 def test_runtime_patch_build_fails_in_one_line_without_a_compiler(executorch_source, tmp_path, monkeypatch):

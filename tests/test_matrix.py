@@ -25,6 +25,7 @@ from repro.reports import (
 from repro.reports import markdown as report_markdown
 from repro.reports import openvino_stale_copies as stale_copies_report
 from repro.reports import upstream as upstream_reports
+from repro.reports.markdown import code_block as md_block
 from tests.helpers import PROJECT, REPRO, run_cli
 from tests.release_behaviour import CPP_HEADERS_IN_WHEEL_FROM, expected_symptoms, installed_openvino
 
@@ -432,6 +433,7 @@ def test_frees_blob_report_shows_the_patched_run_or_says_it_was_not_run():
     report = executorch_frees_blob.executorch_frees_blob(executorch_matrix())
     fix = report_markdown_block(report, "## Proposed fix")
     assert "OpenVINO 2026.4.1 (exit 0):\n\n```\nOK: every run equals eager\n```" in fix
+    assert md_block("\n".join(executorch_frees_blob.rebuild_lines()), "sh") in fix
     unpatched = executorch_frees_blob.executorch_frees_blob(executorch_matrix(patched_by_path=False))
     assert "OpenVINO 2026.4.1: not run in this matrix." in report_markdown_block(unpatched, "## Proposed fix")
 

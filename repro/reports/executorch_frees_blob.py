@@ -14,7 +14,7 @@ BACKEND = "backends/openvino/runtime/OpenvinoBackend.cpp"
 IMPORT_THEN_FREE = f"[`OpenvinoBackend::init`]({et.SOURCE_URL}/{BACKEND}#L162-L175)"
 FREE_CONTRACT = f"[`runtime/backend/interface.h`]({et.SOURCE_URL}/runtime/backend/interface.h#L69-L70)"
 SEGMENT_OUTLIVES = f"[`runtime/executor/method.cpp`]({et.SOURCE_URL}/runtime/executor/method.cpp#L118-L120)"
-REBUILT_LIBRARY = "/tmp/executorch-openvino"
+REBUILT_LIBRARY = "build-openvino"  # inside the checkout
 
 
 def rebuild_lines():
@@ -22,10 +22,12 @@ def rebuild_lines():
     run the reproducer with it (what the matrix's patched row ran)."""
     wheel = "$ET"
     command = patches.build_command("g++", wheel, BACKEND, f"{REBUILT_LIBRARY}/{patches.BACKEND_LIBRARY}")
-    return ["ET=$(python -c 'import executorch; print(list(executorch.__path__)[0])')",
+    return ["# in an ExecuTorch checkout with the patch applied (git am), the reproducer copied into it,",
+            "# in the environment above",
+            "ET=$(python -c 'import executorch; print(list(executorch.__path__)[0])')",
             f"mkdir -p {REBUILT_LIBRARY}",
             " ".join(command),
-            f"LD_LIBRARY_PATH={REBUILT_LIBRARY} python {EXECUTORCH_REPRODUCER.name}"]
+            f"LD_LIBRARY_PATH=$PWD/{REBUILT_LIBRARY} python {EXECUTORCH_REPRODUCER.name}"]
 
 
 def executorch_frees_blob(matrix):

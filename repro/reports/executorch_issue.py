@@ -80,7 +80,9 @@ def outputs(rows, field, releases=(SUPPORTED_OPENVINO, NEWEST_OPENVINO)):
             parts.append(f"OpenVINO {release}: not run in this matrix.")
             continue
         run = ran[release]
-        parts.append(f"OpenVINO {release} (exit {run['exit_code']}):\n\n{md.code_block(run['output'], '')}")
+        # What the reproducer printed itself; its stderr is torch's and ExecuTorch's import chatter.
+        printed = run.get("stdout") or run["output"]
+        parts.append(f"OpenVINO {release} (exit {run['exit_code']}):\n\n{md.code_block(printed, '')}")
     return "\n\n".join(parts)
 
 

@@ -9,7 +9,11 @@ recorded results without installing anything. A row is::
      "snippet": {"exit_code", "output"} of attachments/openvino_stale_copies.py,
      "import_lifetime": <attachments/openvino_import_lifetime.py --json report or None>,
      "executorch": <executorch_path.py --json report or None>,
-     "executorch_by_path": {"exit_code", "output"} of attachments/executorch_frees_blob.py or None}
+     "executorch_by_path": {"exit_code", "output", "stdout"} of attachments/executorch_frees_blob.py or None,
+     "executorch_channels_last": the same of attachments/executorch_channels_last.py or None,
+     "executorch_environment": `python -m torch.utils.collect_env` output or None,
+     "executorch_patch_tests": {series: {"with", "without", "subtests"}} of `python -m repro.harness.op_tests`,
+     "executorch_by_path_patched": the frees-blob run with the patched backend (--executorch-source) or None}
 """
 
 from collections import Counter

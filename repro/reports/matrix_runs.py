@@ -104,14 +104,13 @@ def run_verbatim(command, timeout, env=None):
     except subprocess.TimeoutExpired:
         return {"exit_code": None, "output": f"ran longer than {timeout} s"}
     return {"exit_code": result.returncode, "output": (result.stdout + result.stderr).strip(),
-            "stdout": result.stdout}
+            "stdout": result.stdout.strip()}
 
 
 def run_attachment(python, name, timeout, env=None):
-    """An attachment as a maintainer runs it, with no arguments."""
-    run = run_verbatim([python, md.attachment(name)], timeout, env)
-    run.pop("stdout", None)
-    return run
+    """An attachment as a maintainer runs it, with no arguments: "output" is all it printed, "stdout" what it
+    printed itself (its parent's stderr holds the third-party import messages of torch and ExecuTorch)."""
+    return run_verbatim([python, md.attachment(name)], timeout, env)
 
 
 def run_module(python, module, timeout):
