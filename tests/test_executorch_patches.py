@@ -127,7 +127,7 @@ def test_runtime_patch_passes_executorch_clang_format(executorch_source, tmp_pat
 def patched_backend(tmp_path_factory):
     """An overlay with both Python series applied (see ``repro.harness.executorch_patches``)."""
     folder = tmp_path_factory.mktemp("patched-backend")
-    return patches.overlay(folder, [patch for name in patches.PYTHON_SERIES for patch in patches.series(name)])
+    return patches.overlay(folder, patches.python_series())
 
 
 def copy_and_channels_last_cases():

@@ -44,6 +44,11 @@ def series(name):
     return patches
 
 
+def python_series(names=PYTHON_SERIES):
+    """The patch files of the Python series ``names``, series by series in the order they apply."""
+    return [patch for name in names for patch in series(name)]
+
+
 def apply(patches, directory, include=None):
     """``git apply`` each patch in ``directory`` (paths in the patches are relative to ExecuTorch's root);
     with ``include`` (a path pattern), only the files it matches."""
@@ -158,7 +163,7 @@ def main(argv=None):
             parser.error(f"build: give --source CHECKOUT or set {SOURCE_VARIABLE}")
     try:
         if args.command == "overlay":
-            overlay(args.folder, [patch for name in args.series or PYTHON_SERIES for patch in series(name)])
+            overlay(args.folder, python_series(args.series or PYTHON_SERIES))
             print(f"PYTHONPATH={args.folder.resolve()}")
         else:
             args.folder.mkdir(parents=True)

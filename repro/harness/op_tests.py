@@ -51,10 +51,9 @@ def run_op_tests(folder, paths, with_workaround=False, overlay=None, timeout=180
     return json.loads(outcomes.read_text())
 
 
-def python_series_overlay(folder, names=patches.PYTHON_SERIES, tests_only=False):
-    """An overlay with series ``names`` applied (only their op-test hunks with ``tests_only``)."""
-    return patches.overlay(folder, [patch for name in names for patch in patches.series(name)],
-                           include=patches.OP_TESTS if tests_only else None)
+def python_series_overlay(folder, tests_only=False):
+    """An overlay with every Python series applied (only their op-test hunks with ``tests_only``)."""
+    return patches.overlay(folder, patches.python_series(), include=patches.OP_TESTS if tests_only else None)
 
 
 def added_tests(outcomes, file_name):

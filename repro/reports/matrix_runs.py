@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import tomllib
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from packaging.version import Version
 
+from repro.harness import executorch_patches as patches
 from repro.releases import EXECUTORCH_INSTALLS_FROM, NUMPY_2_FROM, resolve
 from repro.reports import markdown as md
 from repro.reports import matrix_report
@@ -127,10 +129,6 @@ def executorch_package(python):
 def run_patched_by_path(python, source, timeout):
     """The frees-blob reproducer with the backend rebuilt from ``source`` with our patch, against this
     environment's executorch wheel (``repro.harness.executorch_patches``)."""
-    import tempfile
-
-    from repro.harness import executorch_patches as patches
-
     wheel = executorch_package(python)
     if wheel is None:
         return {"exit_code": None, "output": "executorch is not importable in this environment"}
