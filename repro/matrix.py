@@ -61,12 +61,12 @@ def main(argv=None):
     for option, folder in (("--out", args.out), ("--reports", args.reports), ("--cache", args.cache)):
         if folder:
             cli.require_writable(parser, option, folder)
-    try:
-        source = executorch_patches.source_tree(args.executorch_source)
+    if args.executorch_source and not args.executorch:
+        parser.error("--executorch-source goes with --executorch")
+    try:  # $EXECUTORCH_SOURCE counts only with --executorch
+        source = executorch_patches.source_tree(args.executorch_source) if args.executorch else None
     except executorch_patches.PatchFailed as error:
         parser.error(f"--executorch-source: {error}")
-    if source and not args.executorch:
-        parser.error("--executorch-source goes with --executorch")
     available, index_note = discover_releases()
     requested = args.versions or available
     if unknown := [item for item in requested if resolve(item, available) is None]:

@@ -491,14 +491,19 @@ def test_write_reports_writes_all_four(tmp_path):
     (["--versions", "2026.4.1", "--reports", "/proc/forbidden/reports"], "--reports: cannot write into"),
     (["--versions", "2026.4.1", "--cache", "/proc/forbidden"], "--cache: cannot write into"),
     (["--versions", "2026.4.1,9999.1"], "--versions: not on the package index: 9999.1"),
-], ids=["jobs_0", "jobs_negative", "out", "reports", "cache", "unknown_release"])
+    (["--versions", "2026.4.1", "--executorch-source", "/tmp"], "--executorch-source goes with --executorch"),
+    (["--versions", "2026.4.1", "--executorch", "--executorch-source", "/proc"], "is not an ExecuTorch checkout"),
+], ids=["jobs_0", "jobs_negative", "out", "reports", "cache", "unknown_release", "source_alone",
+        "source_not_a_checkout"])
 def test_bad_input_is_one_line_and_exit_2_before_anything_is_written(tmp_path, arguments, message):
     out = tmp_path / "matrix"
     out.mkdir()
     (out / "matrix.json").write_text("earlier results")
     defaults = [] if "--out" in arguments else ["--out", str(out)]
     defaults += [] if "--cache" in arguments else ["--cache", str(tmp_path / "envs")]
-    result = run_cli("python", REPRO / "matrix.py", *arguments, *defaults, timeout=300)
+    # $EXECUTORCH_SOURCE (a real checkout or not) is read only with --executorch: it changes none of these.
+    env = {**os.environ, "EXECUTORCH_SOURCE": str(tmp_path)}
+    result = run_cli("python", REPRO / "matrix.py", *arguments, *defaults, env=env, timeout=300)
     assert result.returncode == 2
     [line] = result.stderr.strip().splitlines()
     assert message in line
