@@ -99,15 +99,14 @@ def flake8_findings(files, cwd):
 @pytest.mark.parametrize("name", patches.PYTHON_SERIES)
 def test_patched_python_passes_executorch_lint(tmp_path, name):
     """ufmt (black 24.4.2 + usort) clean at ExecuTorch's settings, and no flake8 finding the stock files lack."""
-    root = patches.overlay(tmp_path / "patched", patches.series(name))
-    stock = patches.overlay(tmp_path / "stock", [])
+    root = patches.overlay(tmp_path, patches.series(name))
+    stock = patches.installed("executorch.backends").parent  # the installed executorch package folder
     files = [path for path in changed_files(name) if path.endswith(".py")]
-    for folder in (root, stock):
-        (folder / "executorch" / "pyproject.toml").write_text(FORMATTER_SETTINGS)
+    (root / "executorch" / "pyproject.toml").write_text(FORMATTER_SETTINGS)
     formatted = run_cli("python", "-m", "ufmt", "check", *files, cwd=root / "executorch")
     assert formatted.returncode == 0, formatted.stdout + formatted.stderr
-    existing = [path for path in files if (stock / "executorch" / path).exists()]
-    new = flake8_findings(files, root / "executorch") - flake8_findings(existing, stock / "executorch")
+    existing = [path for path in files if (stock / path).exists()]
+    new = flake8_findings(files, root / "executorch") - flake8_findings(existing, stock)
     assert not new
 
 
@@ -115,8 +114,7 @@ def test_runtime_patch_passes_executorch_clang_format(executorch_source, tmp_pat
     """clang-format 18 (ExecuTorch's requirements-lintrunner.txt) with the checkout's own .clang-format."""
     style = executorch_source / ".clang-format"
     assert style.is_file(), f"{executorch_source} has no .clang-format"
-    shutil.copytree(executorch_source / patches.RUNTIME, tmp_path / patches.RUNTIME)
-    patches.apply(patches.series(patches.BLOB_LIFETIME), tmp_path)
+    patches.patched_runtime(executorch_source, tmp_path, patches.series(patches.BLOB_LIFETIME))
     clang_format = Path(sys.executable).parent / "clang-format"
     result = run_cli(clang_format, f"--style=file:{style}", "--dry-run", "--Werror",
                      tmp_path / patches.RUNTIME / "OpenvinoBackend.cpp")
@@ -181,8 +179,7 @@ def test_frees_blob_reports_rebuild_lines_run_as_printed(executorch_source, tmp_
     from repro.reports import executorch_frees_blob as report
 
     checkout = tmp_path / "executorch"
-    shutil.copytree(executorch_source / patches.RUNTIME, checkout / patches.RUNTIME)
-    patches.apply(patches.series(patches.BLOB_LIFETIME), checkout)
+    patches.patched_runtime(executorch_source, checkout, patches.series(patches.BLOB_LIFETIME))
     shutil.copy(report.EXECUTORCH_REPRODUCER, checkout)
     env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])}
     result = run_cli("bash", "-ec", "\n".join(report.rebuild_lines()), cwd=checkout, env=env, timeout=900)

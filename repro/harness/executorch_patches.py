@@ -94,14 +94,20 @@ def source_tree(given=None):
     return Path(folder)
 
 
+def patched_runtime(source, folder, patches=()):
+    """``folder`` holding ``backends/openvino/runtime`` copied from the checkout ``source``, ``patches``
+    applied; returns ``folder``."""
+    shutil.copytree(Path(source) / RUNTIME, Path(folder) / RUNTIME)
+    apply(patches, folder)
+    return Path(folder)
+
+
 def build_backend(source, folder, patches=(), wheel=None):
     """Compile ``libexecutorch_backend_openvino.so`` from ``source``'s runtime with ``patches`` applied, into
     ``folder``, against the executorch package folder ``wheel`` (default: the one this interpreter imports;
     see the module docstring); returns ``folder``, to put first on ``LD_LIBRARY_PATH``."""
     wheel = Path(wheel) if wheel else installed("executorch")
-    tree = Path(folder) / "source"
-    shutil.copytree(Path(source) / RUNTIME, tree / RUNTIME)
-    apply(patches, tree)
+    tree = patched_runtime(source, Path(folder) / "source", patches)
     compiler = os.environ.get("CXX", "g++")
     command = build_command(compiler, wheel, tree / RUNTIME / "OpenvinoBackend.cpp",
                             Path(folder) / BACKEND_LIBRARY)

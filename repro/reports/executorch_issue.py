@@ -7,13 +7,10 @@ not run is said to be not run, never filled in.
 """
 
 import re
-import tomllib
-from pathlib import Path
 
 from repro.reports import markdown as md
 from repro.reports.matrix_report import by_release
-
-PROJECT = Path(__file__).resolve().parents[2]
+from repro.reports.matrix_runs import executorch_requirements
 
 TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"  # PyPI's torch for Linux is a CUDA build of GBs
 # ExecuTorch's own supported range (its pyproject's `openvino` extra, its docs): openvino>=2025.1.0,<2026.0.0.
@@ -30,9 +27,7 @@ ISA_FLAGS = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "amx_bf16", "amx_i
 
 def pins():
     """{"torch": "2.13.0", "executorch": "1.5.1", "nncf": "3.1.0"}: the versions the project runs with."""
-    with (PROJECT / "pyproject.toml").open("rb") as file:
-        group = tomllib.load(file)["dependency-groups"]["executorch"]
-    return dict(requirement.split("==") for requirement in group if "==" in requirement)
+    return dict(requirement.split("==") for requirement in executorch_requirements() if "==" in requirement)
 
 
 def install_lines(openvino):
