@@ -15,13 +15,15 @@ from pathlib import Path
 if not __package__:
     import _as_script  # noqa: F401  (run by path: make the project's packages importable)
 
+from repro import attachment_commands as commands
 from repro.harness import cli
 
 REPRO = Path(__file__).resolve().parent
-# (what it shows, script and arguments)
+# (what it shows, script and arguments); a C attachment is built and run as its report prints it.
+IMPORT_PROGRAM = "openvino_import_lifetime.c"
 REPRODUCERS = [
     ("stale copies in plain OpenVINO", ["plain_openvino.py"]),
-    ("import reading the caller's buffer", ["attachments/openvino_import_lifetime.py"]),
+    ("import reading the caller's buffer", [f"attachments/{IMPORT_PROGRAM}"]),
     ("the ExecuTorch path (stock partitioner)", ["executorch_path.py", "--replay"]),
 ]
 REPRODUCED, CORRECT, UNTESTABLE = 1, 0, 125
@@ -29,6 +31,10 @@ REPRODUCED, CORRECT, UNTESTABLE = 1, 0, 125
 
 def run(script, arguments, verbose):
     """The reproducer's exit code; its stdout goes straight through, its stderr only when asked or needed."""
+    if script.endswith(".c"):
+        built = commands.run(commands.c_build(IMPORT_PROGRAM), sys.executable, [IMPORT_PROGRAM])
+        print(built["output"], flush=True)
+        return built["exit_code"]
     result = subprocess.run([sys.executable, str(REPRO / script), *arguments], stderr=subprocess.PIPE,
                             text=True, check=False)
     if verbose or result.returncode not in (REPRODUCED, CORRECT):
@@ -48,7 +54,8 @@ def main(argv=None):
     for title, (script, *arguments) in REPRODUCERS:
         if script == "executorch_path.py":
             arguments += [item for name in args.case for item in ("--case", name)]
-        print(f"\n=== {title}: python repro/{script} {' '.join(arguments)}".rstrip(), flush=True)
+        how = "build and run" if script.endswith(".c") else "python"
+        print(f"\n=== {title}: {how} repro/{script} {' '.join(arguments)}".rstrip(), flush=True)
         found[title] = run(script, arguments, args.verbose)
     words = {REPRODUCED: "reproduced", CORRECT: "NOT reproduced (upstream may have fixed it: re-run the gate)"}
     parts = [f"{title}: {words.get(code, f'could not test (exit {code})')}" for title, code in found.items()]

@@ -12,7 +12,8 @@ Usage::
 default: every release on the index from 2023.0.0 on. Each release runs ``plain_openvino.py``
 (Python, C and, where the wheel ships headers and a compiler exists, C++), the report's snippet
 (``attachments/openvino_stale_copies.py``, its output kept verbatim) and
-``attachments/openvino_import_lifetime.py`` (and, with ``--executorch``, ``executorch_path.py``, the two
+the import-lifetime report's shell lines (``repro/attachment_commands.py``: the C program, the C++ overload
+check, the ``nm`` line) verbatim (and, with ``--executorch``, ``executorch_path.py``, the two
 ExecuTorch reports' reproducers, ``torch.utils.collect_env`` and the op tests our ExecuTorch patches add, with
 and without them; with ``--executorch-source DIR`` too, the frees-blob reproducer with the backend rebuilt
 from that ExecuTorch checkout with our patch). Writes ``matrix.json`` and ``matrix.md`` to ``--out``, and

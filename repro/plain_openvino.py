@@ -233,6 +233,15 @@ def precision_name(element_type):
     return element_type.get_type_name() if hasattr(element_type, "get_type_name") else str(element_type)
 
 
+def distribution():
+    """The Linux distribution's name (``/etc/os-release``), what a bug template's "Operating System" asks
+    for; None elsewhere."""
+    try:
+        return platform.freedesktop_os_release().get("PRETTY_NAME")
+    except OSError:
+        return None
+
+
 def environment(core):
     return {
         "python": platform.python_version(),
@@ -240,6 +249,7 @@ def environment(core):
         "numpy": np.__version__,
         "torch": torch.__version__ if torch else None,
         "os": platform.platform(),
+        "distribution": distribution(),
         "cpu": core.get_property("CPU", "FULL_DEVICE_NAME"),
         "cpu_flags": cpu_flags(),
         "optimization_capabilities": " ".join(core.get_property("CPU", "OPTIMIZATION_CAPABILITIES")),

@@ -96,3 +96,16 @@ def lower_save_run(case, lowering, runner, folder, serialize=None):
     path = Path(folder) / f"{case.name}.{lowering.name}.{len(list(Path(folder).iterdir()))}.pte"
     path.write_bytes(program.buffer)
     return program, runner.run(path, case.inputs())
+
+
+def table_line(markdown, release):
+    """The line of a report's release table whose first cell ("2024.3.0" or "2024.3.0 to 2025.2.0 (7)")
+    covers ``release``, or None."""
+    from packaging.version import Version
+
+    for line in markdown.splitlines():
+        first = line.split(" | ")[0].lstrip("| ").strip()
+        bounds = first.split(" (")[0].split(" to ")
+        if line.startswith("| 20") and Version(bounds[0]) <= Version(release) <= Version(bounds[-1]):
+            return line
+    return None

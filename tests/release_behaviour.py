@@ -66,7 +66,8 @@ def expected_symptoms(model, order, release=None):
 ALIAS_COPY_DELEGATED_FROM = Version("2025.4.0")
 # From this release ov_core_import_model no longer copies the content: the CPU plugin reads the
 # constants it does not repack (biases, eltwise operands) from the caller's buffer after the call
-# (attachments/openvino_import_lifetime.py; measured: 2025.2.0, 2026.3.1 copy; 2026.4.0, 2026.4.1 do not).
+# (attachments/openvino_import_lifetime.c; measured on every release: 2024.3.0 - 2026.3.1 copy; 2026.4.0, 2026.4.1
+# do not).
 # ExecuTorch 1.5.1's OpenVINO backend frees that buffer right after the call, so a program loaded by
 # path crashes, or gives wrong values once the freed pages are reused; from bytes nothing is freed.
 IMPORT_KEEPS_CALLER_BUFFER_FROM = Version("2026.4.0")

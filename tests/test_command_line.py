@@ -17,8 +17,6 @@ PLAIN = {
     "plain_openvino.py": BISECT, "plain_openvino_c.py": BISECT, "plain_openvino_cpp.py": BISECT,
     "matrix.py": "exit status: 0 the table was written, 2 usage error (checked before anything is installed "
                  "or written)",
-    "attachments/openvino_import_lifetime.py": "exit status (git-bisect convention): 0 the import copied the "
-                                               "blob, 1 bug reproduced, 2 usage error, 125 could not test",
 }
 NEED_TORCH = {
     "executorch_path.py": f"{BISECT} (with the workaround or a candidate: 1 means some case is not equal to "

@@ -7,7 +7,10 @@ recorded results without installing anything. A row is::
     {"release", "requested", "status", "detail", "seconds",
      "plain": <plain_openvino.py --json report or None>,
      "snippet": {"exit_code", "output"} of attachments/openvino_stale_copies.py,
-     "import_lifetime": <attachments/openvino_import_lifetime.py --json report or None>,
+     "import_lifetime": {"exit_code", "output"} of attachments/openvino_import_lifetime.c, built and run
+                        as its report prints it (repro/attachment_commands.py),
+     "import_overloads": the same of attachments/openvino_import_overloads.cpp,
+     "import_symbols": the same of the `nm ... | grep import_model` line (which import the C API calls),
      "executorch": <executorch_path.py --json report or None>,
      "executorch_by_path": {"exit_code", "output", "stdout"} of attachments/executorch_frees_blob.py or None,
      "executorch_channels_last": the same of attachments/executorch_channels_last.py or None,

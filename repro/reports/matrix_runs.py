@@ -22,6 +22,7 @@ from pathlib import Path
 
 from packaging.version import Version
 
+from repro import attachment_commands as commands
 from repro.harness import executorch_patches as patches
 from repro.releases import EXECUTORCH_INSTALLS_FROM, NUMPY_2_FROM, resolve
 from repro.reports import markdown as md
@@ -151,9 +152,13 @@ def run_patch_tests(python, timeout):
         return None
 
 
+IMPORT_PROGRAM, OVERLOADS_PROGRAM = "openvino_import_lifetime.c", "openvino_import_overloads.cpp"
+
+
 def matrix_row(requested, release, *, cache, with_executorch, timeout, progress, executorch_source=None):
     row = {"requested": requested, "release": release, "status": None, "detail": "", "seconds": None,
-           "plain": None, "snippet": None, "import_lifetime": None, "executorch": None, "executorch_by_path": None,
+           "plain": None, "snippet": None, "import_lifetime": None, "import_overloads": None,
+           "import_symbols": None, "executorch": None, "executorch_by_path": None,
            "executorch_channels_last": None, "executorch_environment": None, "executorch_patch_tests": None,
            "executorch_by_path_patched": None}
     started = time.monotonic()
@@ -170,10 +175,11 @@ def matrix_row(requested, release, *, cache, with_executorch, timeout, progress,
     row["detail"] = row["detail"] or ("C API not run: this wheel ships no libopenvino_c" if c_api_skipped else "")
     progress(release, "running the report's snippet")
     row["snippet"] = run_attachment(python, "openvino_stale_copies.py", timeout)
-    progress(release, "running the import-lifetime reproducer")
-    status, detail, row["import_lifetime"] = run_script(python, "attachments/openvino_import_lifetime.py", timeout)
-    if status not in ("ok", "bug", "untestable"):
-        row["detail"] = "; ".join(filter(None, [row["detail"], f"openvino_import_lifetime.py {status}: {detail}"]))
+    progress(release, "building and running the import-lifetime programs")
+    row["import_lifetime"] = commands.run(commands.c_build(IMPORT_PROGRAM), python, [IMPORT_PROGRAM], timeout)
+    row["import_overloads"] = commands.run(commands.cpp_build(OVERLOADS_PROGRAM), python, [OVERLOADS_PROGRAM],
+                                           timeout)
+    row["import_symbols"] = commands.run(commands.IMPORT_SYMBOLS, python, timeout=timeout)
     if executorch:
         progress(release, "running the ExecuTorch path")
         status, detail, row["executorch"] = run_script(python, "executorch_path.py", timeout)

@@ -1,75 +1,238 @@
 """The OpenVINO C API issue body: since 2026.4.0 ``ov_core_import_model`` keeps reading the caller's
-buffer after it returns, and nothing says how long it must live. Built from the matrix's rows
-(``attachments/openvino_import_lifetime.py`` per release).
+buffer after it returns, and nothing says how long it must live.
+
+Built from the matrix's rows, in OpenVINO's bug template: the reproducer is a 40-line C program
+(``attachments/openvino_import_lifetime.c``) built against the wheel's ``libopenvino_c`` as printed;
+the cause is shown, not argued, by two more measurements per release, both run by the matrix in each
+wheel: which ``Core::import_model`` overload the C API calls (``nm`` on ``libopenvino_c``), and how each
+overload treats the caller's memory (``attachments/openvino_import_overloads.cpp``).
 """
 
+import re
+
+from packaging.version import Version
+
+from repro import attachment_commands as commands
 from repro.reports import markdown as md
 from repro.reports.matrix_report import by_release
+from repro.reports.openvino_stale_copies import CHECKLIST, template_fields
 from repro.reports.release_boundaries import import_reads_caller_buffer
 
-IMPORT_REPRODUCER = md.attachment("openvino_import_lifetime.py")
-# Where the two sides of the use-after-free are, in sources a maintainer can open.
+IMPORT_REPRODUCER = md.attachment("openvino_import_lifetime.c")
+OVERLOADS_PROGRAM = md.attachment("openvino_import_overloads.cpp")
+TENSOR_OVERLOAD_PR = "openvinotoolkit/openvino PR #31327 (\"ov::Core::import_model(ov::Tensor ...)\", July 2025)"
 EXECUTORCH_SOURCE = ("`backends/openvino/runtime/OpenvinoBackend.cpp` on main (commit cff6f4d, 2026-08-22), "
                      "`OpenvinoBackend::init`")
-OPENVINO_C_HEADER = "`include/openvino/c/ov_core.h` in the 2026.4.1 wheel, lines 398-409"
+OVERLOAD_LINE = re.compile(r"^import_model\((?P<overload>[^)]*)\): (?P<result>.*)$", re.MULTILINE)
+ISTREAM = re.compile(r"std::basic_istream<char, std::char_traits<char> ?>")
 
 
-def import_verdicts(rows):
-    return {row["release"]: bad for row in rows
-            if (bad := import_reads_caller_buffer(row.get("import_lifetime"))) is not None}
+def measured(row):
+    """The C program ran to a verdict on this release (exit 0 or 1)."""
+    return import_reads_caller_buffer(row.get("import_lifetime")) is not None
 
 
-def import_table(rows):
-    measured = [row for row in by_release(rows) if row.get("import_lifetime")]
-    return md.table(["release", IMPORT_REPRODUCER.name, "y[0] after the import returned and c was overwritten"],
-                    [[row["release"], row["import_lifetime"].get("verdict", "").split(":")[0],
-                      [round(v, 3) for v in row["import_lifetime"].get("actual", [])] or "-"] for row in measured])
+def verdicts(rows):
+    return {row["release"]: import_reads_caller_buffer(row["import_lifetime"]) for row in rows if measured(row)}
 
 
-def newest_import_bug(rows):
-    buggy = [row for row in by_release(rows) if import_reads_caller_buffer(row.get("import_lifetime"))]
-    return buggy[-1] if buggy else None
+def called_overload(row):
+    """The first parameter of the ``Core::import_model`` the wheel's C API imports, from the nm line's output
+    (``std::istream&`` or ``ov::Tensor const&``); None where nm found none."""
+    output = (row.get("import_symbols") or {}).get("output", "")
+    start = output.find("ov::Core::import_model(")
+    if start < 0:
+        return None
+    depth, text = 0, output[start + len("ov::Core::import_model("):]
+    for index, char in enumerate(text):
+        depth += {"<": 1, ">": -1}.get(char, 0)
+        if char in ",)" and depth == 0:
+            return ISTREAM.sub("std::istream", text[:index]).strip()
+    return None
+
+
+def overload_results(row):
+    """{overload: what the C++ check found} for one release (empty where it was not built)."""
+    output = (row.get("import_overloads") or {}).get("output", "")
+    return {match["overload"]: match["result"] for match in OVERLOAD_LINE.finditer(output)}
+
+
+def not_measured_line(rows):
+    """One line for the releases where the C program could not be built or run, with the reason(s) seen."""
+    missing = [row for row in by_release(rows) if not measured(row)]
+    if not missing:
+        return ""
+    reasons = sorted({reason(row) for row in missing})
+    names = ", ".join(row["release"] for row in missing)
+    return f"Not measurable ({len(missing)} releases: {names}): {'; '.join(reasons)}."
+
+
+def reason(row):
+    output = (row.get("import_lifetime") or {}).get("output") or row.get("detail") or "not run"
+    if "openvino/c/openvino.h" in output:
+        return "the wheel ships no C headers (wheels from 2024.3.0 do)"
+    if "libopenvino_c" in output:
+        return "the wheel ships no libopenvino_c"
+    return output.splitlines()[-1][:160] if output else "not run"
+
+
+def stretches(releases, ordered):
+    """``releases`` as runs of neighbours in ``ordered``: "2024.3.0 to 2025.2.0 (7), 2026.4.0"."""
+    runs, previous = [], None
+    for release in ordered:
+        if release in releases and runs and runs[-1][-1] == previous:
+            runs[-1].append(release)
+        elif release in releases:
+            runs.append([release])
+        previous = release
+    return ", ".join(run[0] if len(run) == 1 else f"{run[0]} to {run[-1]} ({len(run)})" for run in runs)
+
+
+def table_cells(row):
+    results = overload_results(row)
+    return ("**reads the caller's buffer**" if verdicts([row])[row["release"]] else "copies",
+            f"`{called_overload(row)}`" if called_overload(row) else "-",
+            results.get("std::istream&", "-"), results.get("const ov::Tensor&", "-"))
+
+
+def release_table(rows):
+    """One line per stretch of measured neighbouring releases with the same cells."""
+    ordered = [row["release"] for row in by_release(rows) if measured(row)]
+    groups = {}
+    for row in by_release(rows):
+        if measured(row):
+            groups.setdefault(table_cells(row), []).append(row["release"])
+    lines = sorted(([stretch, *cells] for cells, releases in groups.items()
+                    for stretch in stretches(releases, ordered).split(", ")), key=lambda line: Version(
+                        line[0].split()[0]))
+    header = ["releases (count)", f"`{IMPORT_REPRODUCER.name}`",
+              "`ov_core_import_model` calls `Core::import_model(…)` with",
+              "C++ `import_model(std::istream&)` over caller memory", "C++ `import_model(const ov::Tensor&)`"]
+    return md.table(header, lines)
+
+
+def newest_bad(rows):
+    bad = [row for row in by_release(rows) if measured(row) and verdicts([row])[row["release"]]]
+    return bad[-1] if bad else None
+
+
+def last_good_before(rows, release):
+    good = [row for row in by_release(rows) if measured(row) and not verdicts([row])[row["release"]]
+            and Version(row["release"]) < Version(release)]
+    return good[-1] if good else None
+
+
+def overload_summary(rows):
+    """What the C++ check found for each overload over the releases it ran on, in one sentence each."""
+    seen = {}
+    for row in by_release(rows):
+        for overload, result in overload_results(row).items():
+            if "not declared" not in result:
+                seen.setdefault(overload, {}).setdefault(result.split(", ", 1)[-1], []).append(row["release"])
+    ordered = [row["release"] for row in by_release(rows) if overload_results(row)]
+    return md.bullets([f"`import_model({overload})`: " + "; ".join(
+        f"{result} on {stretches(releases, ordered)}" for result, releases in results.items())
+        for overload, results in seen.items()])
+
+
+def reproduction(newest):
+    return f"""\
+1. Install OpenVINO's wheel (and have a C compiler):
+
+{md.code_block(commands.install_line(newest['release']), 'sh')}
+
+2. Save as `{IMPORT_REPRODUCER.name}`:
+
+{md.code_block(IMPORT_REPRODUCER.read_text(), 'c')}
+
+3. Build it against the wheel's C API and run it, in the folder holding it:
+
+{md.code_block(commands.c_build(IMPORT_REPRODUCER.name), 'sh')}
+
+Expected: `y[0] = 11 22 33` (x + c) and exit 0. Exit 1 and `3 13 23` (x - 7): the compiled model read the
+bytes the caller overwrote after `ov_core_import_model` returned."""
+
+
+def log_output(rows, newest):
+    good = last_good_before(rows, newest["release"])
+    return "\n\n".join(f"On {row['release']}:\n\n{md.code_block(row['import_lifetime']['output'], 'text')}"
+                       for row in filter(None, [good, newest]))
+
+
+def cause(rows, newest):
+    good = last_good_before(rows, newest["release"])
+    symbols = "\n\n".join(f"{row['release']}: `{called_overload(row)}`"
+                            for row in filter(None, [good, newest]) if called_overload(row))
+    return f"""\
+**Measured in each wheel** (the table's third column): which `Core::import_model` the C API calls,
+
+{md.code_block(commands.IMPORT_SYMBOLS, 'sh')}
+
+{symbols}
+
+— so 2026.4's `ov_core_import_model` hands the caller's content to the `ov::Tensor` overload where
+earlier releases wrapped it in a stream. That overload came with {TENSOR_OVERLOAD_PR}.
+
+**Measured, C++** (the last two columns; `{OVERLOADS_PROGRAM.name}` below, built like the C++ program
+of the stale-copies report), over the same caller-owned bytes:
+
+{overload_summary(rows)}
+
+So the Tensor overload reading the caller's memory is not what changed; the C API's switch to it is.
+
+**Read in source**: `src/bindings/c/src/ov_core.cpp`, `ov_core_import_model`, at commit 00afc1f (the newest
+readable here) wraps the content in a `mem_istream` and calls the `std::istream` overload. The header
+(`include/openvino/c/ov_core.h` in the {newest['release']} wheel) documents `content` only as "A pointer to
+content of the exported model": nothing says it must outlive the compiled model.
+
+<details><summary>{OVERLOADS_PROGRAM.name}</summary>
+
+{md.code_block(OVERLOADS_PROGRAM.read_text(), 'cpp')}
+
+{md.code_block(commands.cpp_build(OVERLOADS_PROGRAM.name), 'sh')}
+
+</details>"""
+
+
+PROPOSED_FIX = md.bullets([
+    "Proposal, not tested against OpenVINO's sources: in `ov_core_import_model`, copy `content` into memory the "
+    "compiled model owns before handing it over as an `ov::Tensor` (or go back to `mem_istream` and the "
+    "`std::istream` overload), since every existing caller was written for a copy.",
+    "If zero-copy import is wanted from C, add it as a separate, opt-in entry point (or property) whose "
+    "documentation says the content must outlive every compiled model imported from it.",
+])
 
 
 def openvino_import_lifetime(matrix):
     rows = matrix["rows"]
-    newest = newest_import_bug(rows)
-    verdicts = import_verdicts(rows)
+    newest = newest_bad(rows)
     if newest is None:
         return md.issue("No release run reads the caller's buffer after ov_core_import_model",
-                        [("Releases", import_table(rows))])
-    observed = newest["import_lifetime"]
+                        [("Releases", release_table(rows) + "\n\n" + not_measured_line(rows))])
+    environment = (newest.get("plain") or {}).get("environment")
+    fields = template_fields(environment, newest["release"], device_note="",
+                             framework="OpenVINO's C API alone (found through ExecuTorch's OpenVINO backend)",
+                             model="synthetic IR in the program, `y = x + c` (c a 2x3 f32 Constant)"
+                             ) if environment else ""
     return md.issue(
-        "[C API] ov_core_import_model keeps reading the caller's content after it returns (since 2026.4.0)",
+        "[Bug]: [C API] ov_core_import_model keeps reading the caller's content after it returns "
+        f"(since {min(release for release, bad in verdicts(rows).items() if bad)})",
         [("Summary", f"""\
 After `ov_core_import_model(core, content, size, "CPU", &compiled)` has returned, the compiled model
 still reads `content`: a CPU constant overwritten in the caller's buffer after the call changes the
 results; releases where the import copies the content are unaffected.
-{md.first_bad_release(verdicts, matrix.get("available", ()))} Nothing in the C API's documentation
+{md.first_bad_release(verdicts(rows), matrix.get("available", ()))} Nothing in the C API's documentation
 says the content must outlive the compiled model, and callers free it: ExecuTorch's OpenVINO backend
 does, right after the call, so ExecuTorch programs loaded from a file crash or read freed memory."""),
-         ("Environment", md.environment(observed)),
-         ("Reproducer", f"""\
-`pip install openvino numpy`, then `python {IMPORT_REPRODUCER.name}`:
-
-{md.code_block(IMPORT_REPRODUCER.read_text())}
-
-Observed on {newest['release']}: expected `y[0] = {[round(v, 4) for v in observed['expected']]}`, got
-`{[round(v, 4) for v in observed['actual']]}` — the -7 written into the caller's buffer after the call."""),
-         ("Releases", import_table(rows)),
-         ("Where", md.bullets([
-             f"{OPENVINO_C_HEADER}: the documentation of `ov_core_import_model` says only \"A pointer to "
-             "content of the exported model\"; nothing about how long it must stay valid.",
-             "`src/bindings/c/src/ov_core.cpp`, `ov_core_import_model`: in the sources we could read "
-             "(commit 00afc1f) it wraps the content in a `mem_istream` and calls "
-             "`Core::import_model(std::istream&)`, which copies. The 2026.4 sources were not readable here; "
-             "the measured behaviour fits the C API calling `Core::import_model(const ov::Tensor&)` over the "
-             "caller's memory (declared in `include/openvino/runtime/core.hpp` in both the 2026.3.1 and "
-             "2026.4.1 wheels, likewise silent on lifetime), with the CPU plugin keeping its constants there.",
-             "Either copy in the C API as before (callers were written for that), or document that the content "
-             "must outlive every compiled model imported from it, preferably with an opt-in for zero-copy."])),
+         ("Environment", fields),
+         ("Step-by-step reproduction", reproduction(newest)),
+         ("Relevant log output", log_output(rows, newest)),
+         ("Releases", release_table(rows) + "\n\n" + not_measured_line(rows)),
+         ("Cause", cause(rows, newest)),
+         ("Proposed fix", PROPOSED_FIX),
          ("Impact", f"""\
 ExecuTorch 1.5.1's OpenVINO backend (and main as of August 2026) frees the content right after the
 import ({EXECUTORCH_SOURCE}), so every ExecuTorch program whose OpenVINO delegate has a bias or an
 eltwise constant crashes (SIGSEGV) or reads freed memory when loaded from a file with 2026.4.x. We
-report that side to ExecuTorch separately.""")])
+report that side to ExecuTorch separately."""),
+         ("Issue submission checklist", CHECKLIST)])

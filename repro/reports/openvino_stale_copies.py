@@ -9,6 +9,9 @@ pointers into OpenVINO's sources. Everything measured comes from the matrix's ro
 not show is said, not guessed.
 """
 
+import re
+
+from repro import attachment_commands as commands
 from repro.reports import markdown as md
 from repro.reports import release_boundaries as boundaries
 from repro.reports.matrix_report import COLUMNS, by_release, executorch_cell, label, symptom_cells, symptoms_text
@@ -18,25 +21,42 @@ CPP_REPRODUCER = md.attachment("openvino_stale_copies.cpp")
 # The signals this report states (the import's lifetime is the other OpenVINO report's).
 SIGNALS = ["stale output", "outputs first wrong too", "input overwritten", "shared slot", "C API in the wheel",
            "C++ headers in the wheel"]
-# The libstdc++ ABI comes from the wheel's OpenVINOConfig.cmake: 0 in 2024.3.0 to 2025.4.1, 1 from 2026.0.0.
-CPP_BUILD = """\
-OV=$(python -c "import openvino, os; print(os.path.dirname(openvino.__file__))")
-ABI=$(grep -o 'CXX11_ABI "[01]"' "$OV/cmake/OpenVINOConfig.cmake" | tr -dc 01)
-g++ -std=c++17 -D_GLIBCXX_USE_CXX11_ABI=$ABI openvino_stale_copies.cpp -I"$OV/include" \\
-    "$OV"/libs/libopenvino.so.* -Wl,-rpath,"$OV/libs" -o openvino_stale_copies
-./openvino_stale_copies"""
-SOURCES = "read in openvino's sources on GitHub (master, 2025)"
+CPP_BUILD = commands.cpp_build(CPP_REPRODUCER.name)
+REPOSITORY = "https://github.com/openvinotoolkit/openvino"
+# (file, function, what it does here, where the quoted code was read): the 2026.4 sources were not
+# readable here, so each line says which sources it was read in; the permalink goes to the build tested.
+POINTERS = [
+    ("src/core/src/op/result.cpp", "Result::validate_and_infer_types",
+     "`descriptor::set_shared_tensor(get_output_descriptor(0), get_input_descriptor(0))`: a Result shares its "
+     "input's tensor descriptor", "at 0810231, 2025; later sources pass a third argument"),
+    ("src/inference/src/dev/icompiled_model.cpp", "ICompiledModel::ICompiledModel",
+     "keeps that sharing in the compiled model's ports (`tensor_map`, `set_tensor_ptr`)", "in PR #18379's diff"),
+    ("src/inference/src/dev/isync_infer_request.cpp", "ISyncInferRequest::set_tensor",
+     "`m_tensors` is keyed by the port's `get_tensor_ptr()`, so setting output 0 replaces input 0's entry",
+     "at 254d362, 2025"),
+    ("src/plugins/intel_cpu/src/infer_request.cpp", "SyncInferRequest::change_default_ptr / push_input_data",
+     "bind graph edges to the caller's memory, then push `get_tensor(input)`, now output 0's buffer; "
+     "`Graph::PushInputData` (`graph.cpp`) copies when the pointers differ", "at c6e4de2, 2025"),
+]
+BY_DESIGN = """\
+Related history a reader may take for "by design": issue #4742 (2021; pre-allocated blobs, an identity
+model) and PR #5000 (inputs and outputs with the same name use the same blob), PR #19309 (closed:
+"Copy Result tensor for Param->Result subgraph"), issue #19743. Whatever the sharing design, two things
+here are bugs: the values depend on the order of two calls that nothing in the API ties together (setting
+the output first gives the right values{fixed}), and `infer()` writes into the caller's *input* buffer
+({overwritten}). We found no issue that reports either."""
+CHECKLIST = md.bullets([
+    "[x] I'm reporting an issue. It's not a question.",
+    "[x] I checked the problem with the documentation, FAQ, open issues, Stack Overflow, etc., and have not "
+    "found a solution.",
+    "[x] There is reproducer code and related data files such as images, videos, models, etc.",
+])
+BUILD_COMMIT = re.compile(r"-([0-9a-f]{7,40})-")
 
 
 def newest_bug_row(rows):
     buggy = [row for row in by_release(rows) if row["status"] == "bug" and row.get("plain")]
     return buggy[-1] if buggy else None
-
-
-def newest_with(rows, output):
-    """The newest row whose ``output(row)`` is not empty, and that output."""
-    found = [(row, text) for row in by_release(rows) if (text := output(row))]
-    return found[-1] if found else (None, None)
 
 
 def snippet_output(row):
@@ -56,28 +76,57 @@ def snippet_runs(measured):
     return text + (f" Not run on {', '.join(missing)}." if missing else "")
 
 
-def template_fields(env, release):
+def distribution(env):
+    return env.get("distribution") or env.get("os", "not recorded")
+
+
+def template_fields(env, release, *, device_note, framework, model):
+    """The environment fields of OpenVINO's bug template, from a reproducer's recorded environment."""
     flags = f"; ISA flags: {env['cpu_flags']}" if env.get("cpu_flags") else ""
     capabilities = f"; `OPTIMIZATION_CAPABILITIES`: {env['optimization_capabilities']}" if env.get(
         "optimization_capabilities") else ""
-    precision = (f"; `INFERENCE_PRECISION_HINT`: {env['inference_precision_hint']} (the default here; an explicit "
-                 "f32 hint gives the same)" if env.get("inference_precision_hint") else "")
+    precision = (f"; `INFERENCE_PRECISION_HINT`: {env['inference_precision_hint']}" if env.get(
+        "inference_precision_hint") else "")
     return md.bullets([
         f"**OpenVINO Version**: {env['openvino']} (pip wheel `openvino=={release}`)",
-        f"**Operating System**: {env.get('os', 'not recorded')}",
-        f"**Device used for inference**: CPU ({env.get('cpu', 'not recorded')}{flags}{capabilities}{precision}); "
-        "`AUTO:CPU` and `HETERO:CPU` give the same wrong values",
-        "**Framework**: PyTorch → `torch.export` → ExecuTorch (OpenVINO delegate); the reproducers below use "
-        "OpenVINO alone",
-        "**Model used**: synthetic opset graph, `x → Result` and `x → Sin → Result` (what OpenVINO's PyTorch "
-        "frontend makes of `y = x.clone(); return y, torch.sin(y)`)",
+        f"**Operating System**: {distribution(env)} (kernel: {env.get('os', 'not recorded')})",
+        f"**Device used for inference**: CPU ({env.get('cpu', 'not recorded')}{flags}{capabilities}{precision})"
+        + (f"; {device_note}" if device_note else ""),
+        f"**Framework**: {framework}",
+        f"**Model used**: {model}",
         f"Python {env.get('python', '?')}, numpy {env.get('numpy', '?')}",
     ])
 
 
-def summary(rows):
-    stale = boundaries.first_release_with(rows, "stale output")
-    overwritten = boundaries.first_release_with(rows, "input overwritten")
+def same_on_every_device(row):
+    """True when the snippet printed the same checks for CPU, AUTO:CPU and HETERO:CPU."""
+    lines = (snippet_output(row) or "").splitlines()[1:]
+    checks = {line.split(": ", 1)[1] for line in lines if ": " in line}
+    return len(lines) == 3 and len(checks) == 1
+
+
+def environment(newest):
+    devices = ("`AUTO:CPU` and `HETERO:CPU` give the same wrong values (the snippet runs all three)"
+               if same_on_every_device(newest) else "the snippet also runs `AUTO:CPU` and `HETERO:CPU`")
+    return template_fields(
+        newest["plain"]["environment"], newest["release"], device_note=devices,
+        framework="PyTorch → `torch.export` → ExecuTorch (OpenVINO delegate); the reproducers below use OpenVINO "
+                  "alone",
+        model="synthetic opset graph, `x → Result` and `x → Sin → Result` (what OpenVINO's PyTorch frontend makes "
+              "of `y = x.clone(); return y, torch.sin(y)`)")
+
+
+def first_bad(rows, signal, available):
+    """"present in every release on the index, oldest X" when the oldest release on the index shows it and
+    no measured release is without it; else the first measured release that shows it."""
+    first = boundaries.first_release_with(rows, signal)
+    seen = [value for _, value in boundaries.measured(rows, signal)]
+    if first and available and first == available[0] and all(seen):
+        return f"present in every release on the index, oldest {first}"
+    return f"from {first}" if first else "not seen"
+
+
+def summary(rows, available):
     fixed = boundaries.first_release_without(rows, "outputs first wrong too")
     return f"""\
 When a compiled model has a Result fed directly by a Parameter, and the caller sets the input tensor
@@ -85,41 +134,64 @@ before the output tensor (both over its own memory, the order ExecuTorch's OpenV
 the CPU plugin never writes that output: it keeps whatever the buffer held. An output computed from
 the same Parameter (Sin) is computed from that stale buffer, and the caller's input is overwritten
 with it. Setting the output first gives the right values{f" from {fixed} on" if fixed else ""}.
-First bad release: stale output {stale or "not seen"}, input overwritten {overwritten or "not seen"}
-(see Releases for which releases were measured)."""
+Stale output: {first_bad(rows, "stale output", available)}.
+Input overwritten: {first_bad(rows, "input overwritten", available)} (see Releases for what was measured)."""
+
+
+def oldest_row(rows):
+    ran = [row for row in by_release(rows) if snippet_output(row)]
+    return ran[0] if ran else None
 
 
 def reproduction(rows, newest):
-    release, python_output = newest["release"], snippet_output(newest)
-    cpp_row, cpp_output = newest_with(rows, lambda row: (row.get("plain") or {}).get("cpp_output"))
-    python_part = (f"Output on {release}, verbatim:\n\n{md.code_block(python_output, 'text')}" if python_output
-                   else "(The snippet was not run on this release.)")
-    cpp_part = (f"Output on {cpp_row['release']}, verbatim:\n\n{md.code_block(cpp_output, 'text')}" if cpp_output
-                else "(The C++ program was not built in this run: no release with headers, or no compiler.)")
+    release = newest["release"]
+    oldest = oldest_row(rows)
+    older = (f"\n\nOn the oldest release in the table (numpy 2 came with 2024.2.0):\n\n"
+             f"{md.code_block(commands.install_line(oldest['release']), 'sh')}"
+             if oldest and oldest["release"] != release else "")
     measured = [row for row in rows if row.get("plain")]
     headers_from = boundaries.first_release_with(rows, "C++ headers in the wheel")
     wheels = f"wheels from {headers_from} on" if headers_from else "wheels that ship `include/`"
     return f"""\
-1. `pip install openvino=={release} numpy` (with `numpy<2` for 2023.0 to 2024.1)
-2. Save as `{MINIMAL_REPRODUCER.name}` and run `python {MINIMAL_REPRODUCER.name}`:
+1. Install OpenVINO's wheel and numpy, nothing else:
+
+{md.code_block(commands.install_line(release), 'sh')}{older}
+
+2. Save as `{MINIMAL_REPRODUCER.name}` and run it:
 
 {md.code_block(MINIMAL_REPRODUCER.read_text())}
+
+{md.code_block(f"python {MINIMAL_REPRODUCER.name}", 'sh')}
 
 Expected: `True` for the three value checks, and `False` for the last (input 0 should stay the caller's
 x). {snippet_runs(measured)}
 
-{python_part}
-
-The same in C++ (`{CPP_REPRODUCER.name}`; {wheels} ship the headers and
-`cmake/OpenVINOConfig.cmake`), built against the wheel:
+3. The same in C++ (`{CPP_REPRODUCER.name}`; {wheels} ship the headers and
+`cmake/OpenVINOConfig.cmake`):
 
 {md.code_block(CPP_REPRODUCER.read_text(), 'cpp')}
 
-{md.code_block(CPP_BUILD, 'sh')}
+Built and run against the wheel, in the folder holding it (the libstdc++ ABI is the wheel's, `0` for
+2024.3.0 to 2025.4.1, `1` from 2026.0.0):
 
-{cpp_part}"""
+{md.code_block(CPP_BUILD, 'sh')}"""
 
 
+def cpp_rows(rows):
+    return [row for row in by_release(rows) if (row.get("plain") or {}).get("cpp_output")]
+
+
+def log_output(rows, newest):
+    oldest = oldest_row(rows)
+    shown = [oldest, newest] if oldest and oldest["release"] != newest["release"] else [newest]
+    parts = [f"`python {MINIMAL_REPRODUCER.name}` on {row['release']}:\n\n"
+             f"{md.code_block(snippet_output(row), 'text')}" for row in shown if snippet_output(row)]
+    built = cpp_rows(rows)
+    parts += [f"The C++ program on {row['release']}:\n\n{md.code_block(row['plain']['cpp_output'], 'text')}"
+              for row in ([built[0], built[-1]] if len(built) > 1 else built)]
+    if not built:
+        parts.append("(The C++ program was not built in this run: no release with headers, or no compiler.)")
+    return "\n\n".join(parts)
 def grouped_table(measured):
     """One line per stretch of neighbouring releases that saw the same symptoms in every column."""
     groups = []
@@ -150,41 +222,50 @@ on the index unless a gap is named):
 {md.bullets(lines)}"""
 
 
-def cause(rows):
+def mechanism(rows):
+    """At most four bullets, each saying whether it was measured here or read in OpenVINO's sources."""
     shared_from = boundaries.first_release_with(rows, "shared slot")
     fixed = boundaries.first_release_without(rows, "outputs first wrong too")
-    together = (f"{shared_from} is where the slot became shared and where the outputs-first order became "
-                "right; before it both orders left output 0 stale, with the slots apart." if shared_from and
+    together = (f"; {shared_from} is also where the outputs-first order became right" if shared_from and
                 shared_from == fixed else "")
+    overwritten = boundaries.first_release_with(rows, "input overwritten")
     return md.bullets([
-        "After `set_output_tensor(0, t)`, `get_input_tensor(0)` returns `t`'s buffer (the last check of the "
-        f"snippet, `input_slot_is_output_buffer` in our rows; seen from {shared_from or 'no release measured'} "
-        "in this call order): the request keeps one tensor for a Parameter and the Result it feeds, so the last "
-        "`set_*_tensor` wins.",
-        together,
-        "`src/core/src/op/result.cpp`, `Result::validate_and_infer_types`: "
-        "`descriptor::set_shared_tensor(get_output_descriptor(0), get_input_descriptor(0));` — a Result "
-        "shares its input's tensor descriptor.",
-        "`src/inference/src/dev/icompiled_model.cpp`, the `ICompiledModel` constructor keeps that sharing in "
-        "the compiled model's ports (`tensor_map`, then `new_result->output(0).set_tensor_ptr(...)`), from "
-        "openvino PR #18379.",
-        "`src/inference/src/dev/isync_infer_request.cpp`, `ISyncInferRequest::set_tensor`: `m_tensors` is keyed "
-        "by the port's `get_tensor_ptr()`, so setting output 0 replaces input 0's entry.",
-        "`src/plugins/intel_cpu/src/infer_request.cpp`: `SyncInferRequest::set_tensor` keeps the caller's "
-        "tensors per index (`m_input_external_ptr`, `m_output_external_ptr`), but `push_input_data` pushes "
-        "`get_tensor(input.second)`, which is now output 0's buffer; `change_default_ptr` binds graph edges to "
-        "the caller's memory; `Graph::PushInputData` (`graph.cpp`) copies when `ext_data_ptr != "
-        "inter_data_ptr`. With Sin as a second consumer the Parameter's edge stays on x, so output 0's old "
-        "contents are copied into x (input overwritten, Sin wrong); with `x → Result` only, the edge is "
-        "rebound to output 0's buffer and nothing is read or written (output stale, input intact).",
-        "2024.0.0 → 2024.1.0 (input overwritten appears): the plugin moved from one name-keyed "
-        "`m_external_ptr` (message \"Cannot find input/output blob: \") to index-keyed input and output maps "
-        "(\"Cannot find input tensor with index: \"), likely openvino PR #23035 \"[CPU Plugin] Clean legacy "
-        "name\"; likely, not proven.",
-        f"These pointers were {SOURCES}. Related: PRs #18379, #19309 (closed: \"Copy Result tensor for "
-        "Param->Result subgraph\"), #19589, #25954, #28945, #11893; issue #19743. We found no issue that "
-        "reports this bug.",
+        "**Measured**: after `set_output_tensor(0, t)`, `get_input_tensor(0)` returns `t`'s buffer (the snippet's "
+        f"last check) from {shared_from or 'no release measured'} on{together}: the request keeps one tensor for "
+        "a Parameter and the Result it feeds, so the last `set_*_tensor` wins.",
+        "**Read in source**: a Result shares its input's tensor descriptor, the compiled model keeps that sharing "
+        "in its ports, and the request keys its tensors by that shared descriptor (first three pointers below).",
+        "**Read in source**: the CPU plugin binds the Parameter's edges to the caller's memory, then pushes the "
+        "input port's tensor — now output 0's buffer. With Sin as a second consumer the edge stays on x, so "
+        "output 0's old contents are copied into x (input overwritten, Sin wrong); with `x → Result` alone the "
+        "edge is rebound to output 0's buffer and nothing is written (output stale, input intact).",
+        f"**Measured**: the input is overwritten from {overwritten or 'no release measured'} on. Read in source: "
+        "the plugin keys the caller's tensors by index there, not by name (`m_external_ptr` at 004ee67, "
+        "`m_input_external_ptr` / `m_output_external_ptr` at c6e4de2), likely from PR #23035 \"[CPU Plugin] "
+        "Clean legacy name\" (likely, not proven).",
     ])
+
+
+def build_commit(rows, newest):
+    """The commit in the tested wheel's build number (``2026.4.1-22982-e213a147257-releases/2026/4``)."""
+    found = BUILD_COMMIT.search(newest["plain"]["environment"].get("openvino", ""))
+    return found[1] if found else newest["release"]
+
+
+def pointers(rows, newest):
+    commit = build_commit(rows, newest)
+    lines = [f"[`{path}`]({REPOSITORY}/blob/{commit}/{path}), `{function}`: {what} (read {read_at})"
+             for path, function, what, read_at in POINTERS]
+    return (f"Permalinks at {commit}, the commit of the {newest['release']} wheel tested (its build number); "
+            "the 2026.4 sources were not readable where this was written, so each line says which sources "
+            "its quote was read in: find it by the function's name.\n\n" + md.bullets(lines))
+
+
+def by_design(rows):
+    fixed = boundaries.first_release_without(rows, "outputs first wrong too")
+    overwritten = boundaries.first_release_with(rows, "input overwritten")
+    return BY_DESIGN.format(fixed=f", from {fixed} on" if fixed else "",
+                            overwritten=f"from {overwritten} on" if overwritten else "not seen in this run")
 
 
 def impact(rows):
@@ -208,9 +289,13 @@ def openvino_stale_copies(matrix):
     return md.issue(
         "[Bug]: [CPU] Output fed directly by a Parameter is never written when set_output_tensor follows "
         "set_input_tensor",
-        [("Summary", summary(rows)),
-         ("Environment", template_fields(newest["plain"]["environment"], newest["release"])),
+        [("Summary", summary(rows, available)),
+         ("Environment", environment(newest)),
          ("Step-by-step reproduction", reproduction(rows, newest)),
+         ("Relevant log output", log_output(rows, newest)),
          ("Releases", releases(rows, available)),
-         ("Cause", cause(rows)),
-         ("Impact", impact(rows))])
+         ("Mechanism", mechanism(rows)),
+         ("Where in the sources", pointers(rows, newest)),
+         ("Is this by design?", by_design(rows)),
+         ("Impact", impact(rows)),
+         ("Issue submission checklist", CHECKLIST)])

@@ -58,7 +58,7 @@ def part_shipped(part, rows_api, missing_phrase):
 
 
 def import_reads_caller_buffer(report):
-    """True / False from openvino_import_lifetime.py's exit code; None where it could not test or did not run."""
+    """True / False from openvino_import_lifetime.c's exit code; None where it could not be built or run."""
     return {0: False, 1: True}.get((report or {}).get("exit_code"))
 
 
