@@ -16,8 +16,11 @@ the import-lifetime report's shell lines (``repro/attachment_commands.py``: the 
 check, the ``nm`` line) verbatim (and, with ``--executorch``, ``executorch_path.py``, the two
 ExecuTorch reports' reproducers, ``torch.utils.collect_env`` and the op tests our ExecuTorch patches add, with
 and without them; with ``--executorch-source DIR`` too, the frees-blob reproducer with the backend rebuilt
-from that ExecuTorch checkout with our patch). Writes ``matrix.json`` and ``matrix.md`` to ``--out``, and
-with ``--reports`` the four upstream issue bodies (``repro/reports/upstream.py``). With ``--reports``
+from that ExecuTorch checkout with our patch). ``--executorch-versions 1.4.1,1.5.1`` runs the
+ExecuTorch part once per ExecuTorch release, each in its own environment; the rows keep each release's
+results (``executorch_releases``) and the table shows them side by side. Writes ``matrix.json`` and
+``matrix.md`` to ``--out``, and
+with ``--reports`` the upstream issue bodies (``repro/reports/upstream.py``). With ``--reports``
 the matrix first completes the boundaries: it also runs the oldest release on the index and bisects
 every symptom's change between two measured releases (``repro/reports/release_boundaries.py``), so
 the reports name each first bad release whatever subset was asked for. Exit status: 0 when the table
@@ -37,7 +40,7 @@ if not __package__:
     import _as_script  # noqa: F401  (run by path: make the project's packages importable)
 
 from repro.harness import cli, executorch_patches
-from repro.releases import discover_releases, release_list, resolve
+from repro.releases import HEADLINE_EXECUTORCH, discover_releases, executorch_list, release_list, resolve
 from repro.reports import matrix_report, release_boundaries, upstream
 from repro.reports.matrix_runs import PROJECT, run_matrix
 
@@ -46,19 +49,24 @@ def main(argv=None):
     parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 the table was written, 2 usage error "
                         "(checked before anything is installed or written)")
     parser.add_argument("--versions", type=release_list, help="comma-separated releases or series")
-    parser.add_argument("--executorch", action="store_true", help="also run the ExecuTorch path (>= 2024.4)")
+    parser.add_argument("--executorch", action="store_true",
+                        help=f"also run the ExecuTorch path (>= 2024.4) with executorch {HEADLINE_EXECUTORCH}")
+    parser.add_argument("--executorch-versions", type=executorch_list, metavar="RELEASES",
+                        help="comma-separated ExecuTorch releases to run the ExecuTorch path with, each in its "
+                             "own environment (implies --executorch; the newest also runs the patches)")
     parser.add_argument("-j", "--jobs", type=cli.positive_int, default=2, help="releases prepared and run at once")
     parser.add_argument("--out", type=Path, default=PROJECT / "out" / "matrix",
                         help="folder for matrix.json and matrix.md (default: out/matrix)")
     parser.add_argument("--executorch-source", type=Path, default=None, metavar="DIR",
                         help="with --executorch: an ExecuTorch checkout to rebuild the OpenVINO backend from with "
                              "our patch (default: $EXECUTORCH_SOURCE)")
-    parser.add_argument("--reports", type=Path, help="write the four upstream issue bodies into this folder")
+    parser.add_argument("--reports", type=Path, help="write the upstream issue bodies into this folder")
     parser.add_argument("--cache", type=Path, default=PROJECT / ".matrix" / "envs",
                         help="folder for the per-release environments, reused later (default: .matrix/envs)")
     parser.add_argument("--timeout", type=cli.positive_int, default=900,
                         help="seconds per install and per script run")
     args = parser.parse_args(argv)
+    args.executorch = args.executorch or bool(args.executorch_versions)
     for option, folder in (("--out", args.out), ("--reports", args.reports), ("--cache", args.cache)):
         if folder:
             cli.require_writable(parser, option, folder)
@@ -75,7 +83,8 @@ def main(argv=None):
                      f"{max(available, key=Version)}.)")
     print(index_note, file=sys.stderr)
     started = time.monotonic()
-    run = functools.partial(run_matrix, available=available, cache=args.cache, with_executorch=args.executorch,
+    versions = args.executorch_versions or ([HEADLINE_EXECUTORCH] if args.executorch else [])
+    run = functools.partial(run_matrix, available=available, cache=args.cache, executorch_versions=versions,
                             jobs=args.jobs, timeout=args.timeout, executorch_source=source)
     rows = run(requested)
     while args.reports and (more := release_boundaries.releases_to_run(rows, available)):

@@ -32,6 +32,20 @@ EXECUTORCH_LOWERS_FROM = Version("2025.1.0")
 TOX_FROM = Version("2023.1.0")
 RELEASE_PATTERN = re.compile(r"^\d{4}\.\d+(\.\d+)?$")
 
+# --- ExecuTorch, the other axis: every release that ships the OpenVINO backend -------------------------
+# The headline gate (ov2026.4) and the project's `executorch` dependency group have this one.
+HEADLINE_EXECUTORCH = "1.5.1"
+# The other releases the gate runs on, as tox factors: env ov<HEADLINE series>-<factor>.
+EXECUTORCH_FACTORS = {"et1.4": "1.4.1", "et1.5.0": "1.5.0"}
+# Releases that ship the backend but cannot run here, each with the measured reason (its env fails with it).
+EXECUTORCH_UNRUNNABLE = {
+    "et1.3": ("1.3.1", "executorch 1.3.1 cannot run with torch 2.13.0, the only CPU torch here: its runtime "
+                       "(extension/pybindings/_portable_lib) was built against torch 2.12 and fails to load with "
+                       "undefined symbol c10::impl::cow::materialize_cow_storage(c10::StorageImpl&), which torch "
+                       "2.13's libc10 no longer has (it has materialize_cow(c10::StorageImpl*))"),
+}
+EXECUTORCH_SERIES = "2026.4"  # the OpenVINO series the ExecuTorch axis runs on
+
 
 def series(release):
     """'2026.4.1' -> '2026.4' (what tox env names and --versions series say)."""
@@ -47,6 +61,12 @@ def tox_envs(releases=BUILTIN_RELEASES):
     return newest
 
 
+def executorch_tox_envs():
+    """{tox env name: the ExecuTorch release it pins} of the ExecuTorch axis, the unrunnable ones included."""
+    factors = {**EXECUTORCH_FACTORS, **{factor: release for factor, (release, _) in EXECUTORCH_UNRUNNABLE.items()}}
+    return {f"ov{EXECUTORCH_SERIES}-{factor}": release for factor, release in sorted(factors.items())}
+
+
 def release_list(text):
     """argparse type: '2024.0.0,2026.4' -> ['2024.0.0', '2026.4']; anything else is a usage error."""
     items = [item.strip() for item in text.split(",") if item.strip()]
@@ -54,6 +74,18 @@ def release_list(text):
     if not items or bad:
         raise argparse.ArgumentTypeError(f"not a release like 2024.0.0 or a series like 2025.4: {bad or text!r}")
     return items
+
+
+EXECUTORCH_PATTERN = re.compile(r"^\d+\.\d+\.\d+$")
+
+
+def executorch_list(text):
+    """argparse type: '1.5.1,1.4.1' -> ['1.4.1', '1.5.1'] (oldest first); anything else is a usage error."""
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    bad = [item for item in items if not EXECUTORCH_PATTERN.match(item)]
+    if not items or bad:
+        raise argparse.ArgumentTypeError(f"not an ExecuTorch release like 1.5.1: {bad or text!r}")
+    return sorted(set(items), key=Version)
 
 
 def discover_releases():

@@ -16,7 +16,7 @@ CAPABILITIES = ("copies", "channels-last", "by-path", "guards", "policy", "prope
 # What each kind of post-lowering check finding is about (``workaround.check``).
 FINDING_CAPABILITIES = {"pass_through_output": "copies", "non_default_dim_order": "channels-last",
                         "delegate_blob_in_segment": "by-path", "empty_or_0d_argument": "guards",
-                        "dynamic_shaped_output": "guards"}
+                        "dynamic_shaped_output": "guards", "empty_constant_segment": "by-path"}
 # The capability a catalogue case checks, by its group (``repro.harness.catalogue.GROUPS``).
 CASE_GROUP_CAPABILITIES = {"copies": "copies", "dim order": "channels-last", "constants": "by-path",
                            "guards": "guards"}

@@ -6,6 +6,7 @@ it fails, OpenVINO changed behaviour: re-measure, update this table and the
 upstream report, and check whether the workaround can be retired.
 """
 
+from dataclasses import dataclass
 from importlib.metadata import version
 
 from packaging.version import Version
@@ -75,13 +76,55 @@ _USE_AFTER_FREE = ("by path the backend has freed the blob whose constants OpenV
                    "(use-after-free: crash, or wrong values once the pages are reused)")
 
 
+_EMPTY_SEGMENT = ("by path the program's only constants are 0-size: its 0-byte constant segment loads as null "
+                  "and load_method fails (0x23)")
+
+
+@dataclass(frozen=True)
+class ExecutorchBackend:
+    """What one ExecuTorch release's OpenVINO backend does, as the stock outcomes depend on it."""
+    delegates_copies: bool  # the partitioner lets a returned copy of an input into a partition
+    boundary_sizes_only: bool  # boundary tensors reach OpenVINO with their sizes only (channels-last wrong)
+    frees_blob: bool  # OpenvinoBackend::init frees the compiled blob right after the import
+
+
+_EVERY_BUG = ExecutorchBackend(delegates_copies=True, boundary_sizes_only=True, frees_blob=True)
+# Per ExecuTorch release, measured with the stock partitioner on OpenVINO 2026.4.1 and torch 2.13.0 (the whole
+# gate in tox ov2026.4-et1.4, ov2026.4-et1.5.0 and ov2026.4, 2026-12-01): the same three bugs in each. A release
+# that fixes one turns its strict expected failures into XPASS, saying which test to retire.
+EXECUTORCH_BACKENDS = {"1.4.1": _EVERY_BUG, "1.5.0": _EVERY_BUG, "1.5.1": _EVERY_BUG}
+
+
+def installed_executorch():
+    """The installed ExecuTorch release's entry in EXECUTORCH_BACKENDS; an unmeasured release is an error."""
+    release = version("executorch")
+    if release not in EXECUTORCH_BACKENDS:
+        raise LookupError(f"no known behaviour for executorch {release}: run the gate on it and add what it does "
+                          f"to EXECUTORCH_BACKENDS in {__name__}")
+    return EXECUTORCH_BACKENDS[release]
+
+
+def stock_use_after_free(release=None):
+    """Programs whose delegate reads a constant in place crash (or compute on freed memory) by path."""
+    release = release or installed_openvino()
+    return release >= IMPORT_KEEPS_CALLER_BUFFER_FROM and installed_executorch().frees_blob
+
+
 def stock_outcome(case, load="bytes", release=None):
     """("correct" | "wrong" | "lowering_failed" | "runtime_failed" | "crashed_or_wrong", why) for a catalogue
     case with the stock partitioner on the installed (or given) release, its program loaded from bytes or by
     path."""
-    release = release or installed_openvino()
-    if load != "bytes" and case.stock.reads_constant_in_place and release >= IMPORT_KEEPS_CALLER_BUFFER_FROM:
+    from repro.harness.catalogue import PASS_THROUGH, READ_AS_CONTIGUOUS, WRITTEN_AS_CONTIGUOUS  # needs torch
+
+    release, backend = release or installed_openvino(), installed_executorch()
+    if load != "bytes" and case.stock.empty_constant_segment:
+        return "runtime_failed", _EMPTY_SEGMENT
+    if load != "bytes" and case.stock.reads_constant_in_place and stock_use_after_free(release):
         return "crashed_or_wrong", _USE_AFTER_FREE
     if case.stock.alias_copy and release < ALIAS_COPY_DELEGATED_FROM:
         return "correct", "alias_copy is not delegated before 2025.4, so ExecuTorch makes the copy"
+    if case.stock.why == PASS_THROUGH and not backend.delegates_copies:
+        return "correct", "this ExecuTorch keeps returned copies out of OpenVINO partitions"
+    if case.stock.why in (READ_AS_CONTIGUOUS, WRITTEN_AS_CONTIGUOUS) and not backend.boundary_sizes_only:
+        return "correct", "this ExecuTorch hands OpenVINO each boundary tensor in its dim order"
     return case.stock.outcome, case.stock.why

@@ -27,6 +27,10 @@ NEED_TORCH = {
                                             "or was wrong, 2 usage error, 125 could not test.",
     "attachments/executorch_channels_last.py": "Exit status (git bisect run): 0 both correct, 1 a result is "
                                                "wrong, 2 usage error, 125 could not test.",
+    "attachments/executorch_empty_constants.py": "Exit status (git bisect run): 0 every run correct, 1 a run "
+                                                 "failed or was wrong, 2 usage error, 125 could not test.",
+    "model_tier.py": "exit status: 0 every workaround run equals eager, 1 some workaround run does not, 2 usage "
+                     "error",
 }
 
 
@@ -103,7 +107,7 @@ def test_the_per_release_envs_are_the_ones_the_release_facts_name():
     ExecuTorch stack from EXECUTORCH_INSTALLS_FROM on, declared unavailable before."""
     expected = releases.tox_envs()
     listed = [env for env in run_cli(TOX, "list", "--no-desc", timeout=120).stdout.split() if env.startswith("ov")]
-    assert listed == list(expected)
+    assert listed == [*expected, *releases.executorch_tox_envs()]
     deps, groups = tox_values("deps", expected), tox_values("dependency_groups", expected)
     unavailable = tox_values("set_env", expected)
     for env, release in expected.items():
@@ -112,6 +116,33 @@ def test_the_per_release_envs_are_the_ones_the_release_facts_name():
         installs = Version(release) >= releases.EXECUTORCH_INSTALLS_FROM
         assert ("executorch" in groups[env].split()) == installs, (env, groups[env])
         assert ("EXECUTORCH_UNAVAILABLE" in unavailable[env]) == (not installs), (env, unavailable[env])
+
+
+@pytest.mark.skipif(TOX is None, reason="tox is not on the PATH")
+def test_the_executorch_axis_envs_pin_their_release_or_fail_with_the_measured_reason():
+    envs = releases.executorch_tox_envs()
+    deps, groups = tox_values("deps", envs), tox_values("dependency_groups", envs)
+    unrunnable = {f"ov{releases.EXECUTORCH_SERIES}-{factor}": reason
+                  for factor, (_, reason) in releases.EXECUTORCH_UNRUNNABLE.items()}
+    openvino = releases.tox_envs()[f"ov{releases.EXECUTORCH_SERIES}"]
+    for env, release in envs.items():
+        if env in unrunnable:
+            assert deps[env] == groups[env] == "", "an unrunnable release installs nothing"
+            result = run_cli(TOX, "-e", env, "-q", timeout=300)
+            assert result.returncode == 1
+            assert result.stderr.strip().splitlines()[0] == unrunnable[env]
+            continue
+        assert deps[env].split() == [f"executorch=={release}", f"openvino=={openvino}"], (env, deps[env])
+        assert "executorch-stack" in groups[env].split(), (env, groups[env])
+        assert "executorch" not in groups[env].split(), "the headline's executorch pin must not come along"
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="needs torch to import")
+def test_an_unknown_model_of_the_model_tier_is_one_line_and_exit_2():
+    result = run_cli("python", REPRO / "model_tier.py", "--models", "bert_with_attention_mask,nosuch", timeout=300)
+    assert result.returncode == 2
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("model_tier.py: error: --models: unknown nosuch (known: bert_with_attention_mask, ")
 
 
 def test_the_plain_reproducer_prints_no_third_party_warnings():

@@ -23,7 +23,7 @@ import pytest
 from repro.harness import catalogue
 from repro.harness import executorch_patches as patches
 from tests.helpers import run_cli, skip_module_without_executorch_path
-from tests.release_behaviour import IMPORT_KEEPS_CALLER_BUFFER_FROM, installed_openvino, stock_outcome
+from tests.release_behaviour import stock_outcome, stock_use_after_free
 
 skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch
@@ -170,7 +170,7 @@ def test_runtime_patch_makes_stock_programs_correct_by_path(executorch_source, t
     stock_bad = {case.name for case in catalogue.CONSTANT_CASES
                  if stock_outcome(case, "path")[0] == "crashed_or_wrong"}
     assert {case for case, outcome in without.items() if outcome != "correct"} == stock_bad, without
-    assert stock_bad or installed_openvino() < IMPORT_KEEPS_CALLER_BUFFER_FROM
+    assert bool(stock_bad) == stock_use_after_free()
 
 
 def test_frees_blob_reports_rebuild_lines_run_as_printed(executorch_source, tmp_path):

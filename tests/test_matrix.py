@@ -14,6 +14,7 @@ from repro import releases
 from repro.harness import executorch_patches
 from repro.reports import (
     executorch_channels_last,
+    executorch_empty_constants,
     executorch_frees_blob,
     executorch_issue,
     matrix_report,
@@ -337,6 +338,48 @@ def test_import_report_shows_the_overload_each_release_calls_and_how_each_overlo
                      report)
 
 
+# --- The ExecuTorch axis: --executorch-versions -------------------------------------------------------
+
+def test_executorch_versions_are_sorted_releases():
+    assert releases.executorch_list("1.5.1, 1.4.1,1.5.1") == ["1.4.1", "1.5.1"]
+
+
+def test_each_executorch_release_gets_its_own_environment_with_the_same_stack():
+    headline = matrix_runs.requirements("2026.4.1", releases.HEADLINE_EXECUTORCH)
+    older = matrix_runs.requirements("2026.4.1", "1.4.1")
+    assert [item for item in older if not item.startswith("executorch==")] == [
+        item for item in headline if not item.startswith("executorch==")]
+    assert "executorch==1.4.1" in older
+    assert f"executorch=={releases.HEADLINE_EXECUTORCH}" in headline
+    assert "torch==2.13.0" in older
+    names = {matrix_runs.environment_name("2026.4.1", et) for et in (None, "1.4.1", releases.HEADLINE_EXECUTORCH)}
+    assert names == {"ov-2026.4.1", "ov-2026.4.1-executorch-1.4.1", "ov-2026.4.1-executorch"}
+
+
+def executorch_releases_row(release="2026.4.1"):
+    crashed = {"exit_code": 1, "output": "blob in segment, loaded from path : exit -11\nBUG REPRODUCED"}
+    wrong = {"exit_code": 1, "output": "channels-last frame: max |diff| to eager 1.22\nBUG REPRODUCED"}
+    runs = {"executorch": {"counts": {"bytes": {"wrong": 3}}}, "executorch_by_path": crashed,
+            "executorch_channels_last": wrong}
+    return {**failure_row("bug", "", release), "executorch_releases": {
+        "1.5.1": runs, "1.4.1": runs, "1.3.1": {"install_failed": "pip install failed: no torch 2.12"}}}
+
+
+def test_matrix_shows_each_executorch_release_side_by_side():
+    table = matrix_report.executorch_release_table([executorch_releases_row()]).splitlines()
+    assert table[0].startswith("| OpenVINO | executorch | ExecuTorch path (stock) |")
+    assert [line.split(" | ")[1] for line in table[2:]] == ["1.3.1", "1.4.1", "1.5.1"]
+    assert "could not install: pip install failed" in table[2]
+    assert table[3].endswith("| BUG REPRODUCED | BUG REPRODUCED |")
+    assert matrix_report.executorch_release_table([failure_row("bug", "")]) == "", "one release: no table"
+
+
+def test_executorch_reports_name_the_releases_measured():
+    sentence = executorch_issue.releases_measured([executorch_releases_row()], "executorch_by_path")
+    assert sentence.startswith("ExecuTorch releases measured: 1.4.1, 1.5.1.")
+    assert "- executorch 1.4.1, OpenVINO 2026.4.1: `BUG REPRODUCED` (exit 1)" in sentence
+
+
 # --- The two ExecuTorch reports: built from --executorch rows ----------------------------------------
 
 COLLECT_ENV = """Collecting environment information...
@@ -469,6 +512,31 @@ def test_channels_last_report_has_the_dim_order_cases_and_the_op_test_results():
     assert "OpenvinoBackend::create_ov_tensor" in report
 
 
+EMPTY_CONSTANTS_OUTPUT = "\n".join([
+    "executorch 1.5.1, torch 2.13.0+cpu", "OnlyAnEmptyConstant, none partitioner, loaded from bytes: max |diff| 0",
+    "OnlyAnEmptyConstant, none partitioner, loaded from path : [tensor_parser_portable.cpp:189] "
+    "getTensorDataPtr() failed: 0x23", "BUG REPRODUCED"])
+
+
+def test_empty_constants_report_is_built_from_the_rows_and_cites_the_lines():
+    matrix = executorch_matrix()
+    for row in matrix["rows"]:
+        row["executorch_empty_constants"] = {"exit_code": 1, "output": EMPTY_CONSTANTS_OUTPUT}
+        row["executorch_releases"] = {"1.5.1": {"executorch_empty_constants": row["executorch_empty_constants"]}}
+    report = executorch_empty_constants.executorch_empty_constants(matrix)
+    assert report.startswith("# [Runtime] ")
+    for heading in ("## 🐛 Describe the bug", "## To reproduce", "## Versions", "## Proposed fix"):
+        assert heading in report
+    assert not re.search(r"workaround|repro/|catalogue|this project|\bgate\b", report, re.IGNORECASE)
+    assert executorch_empty_constants.EMPTY_CONSTANTS_REPRODUCER.read_text().rstrip() in report
+    assert f"OpenVINO 2026.4.1 (exit 1):\n\n```\n{EMPTY_CONSTANTS_OUTPUT}\n```" in report
+    assert "ExecuTorch releases measured: 1.5.1." in report
+    main = f"blob/{executorch_issue.EXECUTORCH_MAIN}"
+    for line in ("runtime/executor/program.cpp#L433", "extension/data_loader/mmap_data_loader.cpp#L187-L188",
+                 "extension/data_loader/file_data_loader.cpp#L165-L166"):
+        assert f"{main}/{line}" in report
+
+
 @pytest.mark.parametrize("render", EXECUTORCH_REPORTS)
 def test_executorch_report_says_what_was_not_run(render):
     report = render(import_matrix(IMPORT_RECORDED))
@@ -501,7 +569,7 @@ def test_executorch_install_lines_resolve_as_printed(tmp_path, openvino):
     assert not [name for name in resolved if name.startswith("nvidia")], resolved
 
 
-def test_write_reports_writes_all_four(tmp_path):
+def test_write_reports_writes_every_report(tmp_path):
     written = upstream_reports.write_reports(import_matrix(IMPORT_RECORDED), tmp_path / "reports")
     assert sorted(p.name for p in written) == sorted(upstream_reports.REPORTS)
     assert all(p.read_text().startswith("# ") for p in written)
@@ -516,8 +584,9 @@ def test_write_reports_writes_all_four(tmp_path):
     (["--versions", "2026.4.1,9999.1"], "--versions: not on the package index: 9999.1"),
     (["--versions", "2026.4.1", "--executorch-source", "/tmp"], "--executorch-source goes with --executorch"),
     (["--versions", "2026.4.1", "--executorch", "--executorch-source", "/proc"], "is not an ExecuTorch checkout"),
+    (["--versions", "2026.4.1", "--executorch-versions", "1.5"], "not an ExecuTorch release like 1.5.1: ['1.5']"),
 ], ids=["jobs_0", "jobs_negative", "out", "reports", "cache", "unknown_release", "source_alone",
-        "source_not_a_checkout"])
+        "source_not_a_checkout", "executorch_series"])
 def test_bad_input_is_one_line_and_exit_2_before_anything_is_written(tmp_path, arguments, message):
     out = tmp_path / "matrix"
     out.mkdir()

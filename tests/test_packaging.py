@@ -2,12 +2,13 @@
 command (the plain install without torch: ``test_checker_install.py``)."""
 
 import importlib.util
+import json
 import os
 import sys
 
 import pytest
 
-from tests.helpers import package_source, run_cli, skip_module_without_executorch_path
+from tests.helpers import PROJECT, package_source, run_cli, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch
@@ -43,7 +44,32 @@ def test_the_partitioner_is_an_extra_and_the_plain_install_needs_only_openvino_a
     plain = sorted(r for r in requires if "extra ==" not in r)
     extra = sorted(r.split(";")[0].strip() for r in requires if 'extra == "partitioner"' in r)
     assert plain == ["flatbuffers", "openvino"]
-    assert extra == ["executorch==1.5.1", "nncf==3.1.0", "openvino>=2025.1"]
+    assert extra == ["executorch<=1.5.1,>=1.4.1", "nncf==3.1.0", "openvino>=2025.1"]
+
+
+def test_installing_the_extra_keeps_the_executorch_release_already_there(tmp_path):
+    """What `pip install "<repo>[partitioner]"` would do in this env, resolved offline against what it has."""
+    isolation = [] if importlib.util.find_spec("setuptools") is None else ["--no-build-isolation"]
+    if not isolation:
+        pytest.skip("no setuptools here to build the package offline with")
+    result = run_cli("python", "-m", "pip", "install", "--dry-run", "--no-index", "--quiet", "--report",
+                     tmp_path / "report.json", "--disable-pip-version-check", *isolation,
+                     f"{package_source(tmp_path)}[partitioner]")
+    assert result.returncode == 0, result.stderr[-2000:]
+    planned = [item["metadata"]["name"] for item in json.loads((tmp_path / "report.json").read_text())["install"]]
+    assert planned == ["openvino-passthrough-gate"], f"would also install or replace: {planned}"
+
+
+def test_an_executorch_outside_the_range_stops_the_import_with_one_line(tmp_path):
+    fake = tmp_path / "executorch-1.3.1.dist-info"  # found before the real one: PYTHONPATH comes first
+    fake.mkdir()
+    (fake / "METADATA").write_text("Metadata-Version: 2.1\nName: executorch\nVersion: 1.3.1\n")
+    result = run_cli(sys.executable, "-c", "from workaround import CopySafeOpenvinoPartitioner", cwd=tmp_path,
+                     env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(PROJECT)])}, timeout=300)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines()[-1] == (
+        "workaround.supported_executorch.UnsupportedExecutorch: the workaround supports executorch 1.4.1 to 1.5.1 "
+        "(the releases its gate runs green); this environment has executorch 1.3.1")
 
 
 def test_the_partitioner_imports_from_anywhere(installed, tmp_path):

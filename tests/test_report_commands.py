@@ -106,7 +106,8 @@ def test_cpp_build_line_reads_the_abi_builds_and_reproduces(release, abi):
         assert result["output"] == pasted(STALE_COPIES, f"The C++ program on {release}:")
 
 
-@pytest.mark.parametrize(("release", "exit_code"), [("2024.3.0", 0), ("2025.4.1", 0), ("2026.3.1", 0), (NEWEST, 1)])
+@pytest.mark.parametrize(("release", "exit_code"),
+                         [("2024.3.0", 0), ("2025.4.1", 0), ("2026.3.1", 0), (NEWEST, 1)])
 def test_c_program_builds_as_printed_and_gives_the_verdict_in_the_table(release, exit_code):
     build = block_after(IMPORT_LIFETIME, "3. Build it", "sh")
     result = run_printed(build, release, [import_report.IMPORT_REPRODUCER.name])

@@ -60,6 +60,12 @@ def test_post_lowering_check_flags_what_the_delegate_cannot_run_in_a_stock_progr
     assert (kind, port) in {(f.kind, f.port) for f in findings}, findings
 
 
+@pytest.mark.parametrize("case", [case.name for case in catalogue.EMPTY_CONSTANT_CASES])
+def test_post_lowering_check_flags_a_stock_program_left_with_only_empty_constants(lowered_case, case):
+    findings = check_program(lowered_case(case)["pte"])
+    assert ("empty_constant_segment", None) in {(f.kind, f.delegate) for f in findings}, findings
+
+
 def test_post_lowering_check_accepts_a_dynamic_input_with_a_static_output(lowered_case):
     """Dynamic inputs run correctly (sin(x).sum(0) for any batch): only dynamic outputs are flagged."""
     findings = check_program(lowered_case("dynamic_batch_static_output")["pte"])

@@ -21,6 +21,10 @@ And it reads where each OpenVINO blob is stored: in a segment after the flatbuff
 OpenVINO from 2026.4.0 on still reads constants from it, so the program crashes or
 computes on freed memory when it is loaded from a file (``delegate_blob_in_segment``).
 
+Program-wide, with or without OpenVINO: a program whose constants are all 0-size (what a delegate leaves
+of an empty KV cache) has a 0-byte constant segment, and loaded from a file it fails at ``load_method``
+with error 0x23 (``empty_constant_segment``).
+
 After lowering::
 
     findings = check_program(executorch_program_manager)   # [] means clean
@@ -52,7 +56,7 @@ EXIT_CLEAN, EXIT_AFFECTED, EXIT_UNREADABLE = 0, 1, 2
 
 
 KINDS = ("pass_through_output", "non_default_dim_order", "empty_or_0d_argument", "dynamic_shaped_output",
-         "delegate_blob_in_segment")
+         "delegate_blob_in_segment", "empty_constant_segment")
 # The releases measured to crash (or read freed memory) by path with a blob in a segment.
 USE_AFTER_FREE_RELEASES = "OpenVINO 2026.4.0 and later (measured: 2026.4.0, 2026.4.1; 2026.3.1 and older are safe)"
 
@@ -60,7 +64,7 @@ USE_AFTER_FREE_RELEASES = "OpenVINO 2026.4.0 and later (measured: 2026.4.0, 2026
 @dataclass(frozen=True)
 class Finding:
     kind: str  # one of KINDS
-    delegate: int  # index among the program's OpenVINO delegates
+    delegate: int | None  # index among the program's OpenVINO delegates; None for the program as a whole
     port: int | None  # the delegate output (pass-through) or delegate-call argument (dim order) concerned
     detail: str
 
@@ -186,6 +190,19 @@ def segment_finding(index, delegate):
                     "ExecutorchBackendConfig(extract_delegate_segments=False) or the workaround's partitioner")]
 
 
+def empty_constant_segment(pte_bytes):
+    """The program-wide finding of a program whose constants are all 0-size (what a delegate leaves of an
+    empty KV cache): by path its 0-byte constant segment loads as null and load_method fails (0x23)."""
+    found = pte_reader.constants(pte_bytes)
+    if not found.sizes or found.segment_bytes != 0:
+        return []
+    return [Finding("empty_constant_segment", None, None,
+                    f"the program's {len(found.sizes)} constant(s) are all 0-size and its constant segment is 0 "
+                    "bytes: loaded from a file, load_method fails with error 0x23 (ExecuTorch's file loaders "
+                    "return no buffer for a 0-byte segment); from bytes it loads. Re-export with the workaround's "
+                    "partitioner, which drops the empty constants its delegates leave unused")]
+
+
 def check_delegates(delegates, not_opened=None):
     """Every finding in the delegates. A blob this OpenVINO cannot open raises BlobNotOpened, unless
     ``not_opened`` (a list) is given: then the reason is appended there and the findings the program's
@@ -206,8 +223,8 @@ def check_program(program: "ExecutorchProgramManager | bytes | bytearray | str |
     """Findings for an ExecutorchProgramManager (``.to_executorch()``), .pte bytes, or a .pte path."""
     if isinstance(program, str | Path):
         program = Path(program).read_bytes()
-    buffer = program if isinstance(program, bytes | bytearray) else program.buffer
-    return check_delegates(openvino_delegates(bytes(buffer)))
+    buffer = bytes(program if isinstance(program, bytes | bytearray) else program.buffer)
+    return check_delegates(openvino_delegates(buffer)) + empty_constant_segment(buffer)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -219,12 +236,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object with every finding")
     args = parser.parse_args(argv)
     try:
-        delegates = openvino_delegates(args.pte.read_bytes())
+        pte = args.pte.read_bytes()
+        delegates = openvino_delegates(pte)
     except (OSError, UnreadableProgram) as error:
         print(f"{args.pte}: not a readable .pte: {error}", file=sys.stderr)
         return EXIT_UNREADABLE
     not_opened = []
-    findings = check_delegates(delegates, not_opened)
+    findings = check_delegates(delegates, not_opened) + empty_constant_segment(pte)
     if args.json:
         print(json.dumps({"file": str(args.pte), "openvino_delegates": len(delegates),
                           "findings": [asdict(f) for f in findings], "not_opened": not_opened}, indent=1))
@@ -236,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         for reason in not_opened:
             print(f"{args.pte}: {reason}")
         verdict = f"AFFECTED: {counts}" if findings else "NOT CHECKED" if not_opened else "clean"
-        if not delegates:
+        if not delegates and not findings:
             verdict = "nothing to check: this program does not use OpenVINO"
         print(f"{args.pte}: {len(delegates)} OpenVINO delegate(s), {verdict}")
     if findings:

@@ -18,6 +18,9 @@ so the rule follows the partitioner, not the order in which a process did things
 Measured cost: none beyond noise (README, "Loading a .pte by path"). Limit: flatbuffers
 cap a program at 2 GiB, so a model whose OpenVINO blobs come near that cannot be kept inline.
 
+The same hook drops the 0-size constants such a program's delegates left unused
+(``workaround.empty_constants``), the other reason a program can load from bytes but not by path.
+
 ``CopySafeOpenvinoPartitioner`` hooks ``to_executorch`` when constructed, ``workaround.install()``
 does too, and ``workaround.uninstall()`` restores it.
 """
@@ -28,6 +31,7 @@ from executorch.exir import ExecutorchBackendConfig
 from executorch.exir.lowered_backend_module import LoweredBackendModule
 from executorch.exir.program._program import EdgeProgramManager
 
+from workaround.empty_constants import drop_unused_empty_constants
 from workaround.patches import MethodPatch
 from workaround.provenance import OPENVINO_BACKEND, made_by_workaround
 
@@ -42,6 +46,8 @@ def has_marked_openvino_delegate(edge_program_manager):
 def _to_executorch_with_inline_openvino_blobs(self, config=None):
     if has_marked_openvino_delegate(self):
         config = dataclasses.replace(config or ExecutorchBackendConfig(), extract_delegate_segments=False)
+        for name in self.methods:
+            drop_unused_empty_constants(self.exported_program(name))
     return INLINE_BLOBS.stock(self, config)
 
 

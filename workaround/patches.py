@@ -2,14 +2,17 @@
 
 The workaround changes three things outside the partitioner (``OpenvinoPartitioner.partition``
 for ``install()``, ``OpenvinoBackend.preprocess`` and ``EdgeProgramManager.to_executorch``); each is
-a ``MethodPatch``, so installing, restoring and "was it already on?" are written once.
+a ``MethodPatch``, so installing, restoring and "was it already on?" are written once, and so is the
+check that the installed ExecuTorch has what is replaced (``workaround.supported_executorch``).
 """
+
+from workaround.supported_executorch import entry_point
 
 
 class MethodPatch:
     def __init__(self, owner, name, replacement):
         self.owner, self.name, self.replacement = owner, name, replacement
-        self.stock = owner.__dict__[name]  # as stored: a classmethod stays a classmethod
+        self.stock = entry_point(owner, name)  # as stored: a classmethod stays a classmethod
 
     def apply(self):
         setattr(self.owner, self.name, self.replacement)

@@ -12,10 +12,11 @@ from flatbuffers import number_types
 from flatbuffers.table import Table
 
 # Field positions in program.fbs (ExecuTorch 1.5.1). A union field takes two: its type, then its value.
-PROGRAM_EXECUTION_PLAN, PROGRAM_DELEGATE_DATA, PROGRAM_SEGMENTS = 1, 3, 4
+PROGRAM_EXECUTION_PLAN, PROGRAM_DELEGATE_DATA, PROGRAM_SEGMENTS, PROGRAM_CONSTANT_SEGMENT = 1, 3, 4, 5
+SUBSEGMENT_INDEX, SUBSEGMENT_OFFSETS = 0, 1
 PLAN_VALUES, PLAN_CHAINS, PLAN_DELEGATES = 2, 5, 7
 EVALUE_TYPE, EVALUE_VALUE, KERNEL_TYPE_TENSOR = 0, 1, 5
-TENSOR_SIZES, TENSOR_DIM_ORDER, TENSOR_SHAPE_DYNAMISM = 2, 3, 8
+TENSOR_SIZES, TENSOR_DIM_ORDER, TENSOR_DATA_BUFFER, TENSOR_ALLOCATION, TENSOR_SHAPE_DYNAMISM = 2, 3, 5, 6, 8
 CHAIN_INSTRUCTIONS = 2
 INSTRUCTION_TYPE, INSTRUCTION_VALUE, INSTRUCTION_DELEGATE_CALL = 0, 1, 2
 DELEGATE_CALL_INDEX, DELEGATE_CALL_ARGS = 0, 1
@@ -144,3 +145,26 @@ def delegates(pte):
                 blob = inline[data_index].raw(INLINE_DATA)
             found.append(Delegate(delegate.text(DELEGATE_ID), blob, in_segment, calls.get(index, [])))
     return found
+
+
+@dataclass(frozen=True)
+class Constants:
+    """The program's constant tensors (stored in the program, not planned) and its constant segment."""
+    sizes: list  # the sizes of each constant tensor of every execution plan
+    segment_bytes: int | None  # the constant segment's size, None when the program has none
+
+
+def constants(pte):
+    program = _Node(pte, Table(pte, 0).Indirect(0))
+    sizes = []
+    for plan in program.children(PROGRAM_EXECUTION_PLAN):
+        for value in plan.children(PLAN_VALUES):
+            tag, tensor = value.union(EVALUE_TYPE, EVALUE_VALUE)
+            if (tag == KERNEL_TYPE_TENSOR and tensor.scalar(TENSOR_DATA_BUFFER, number_types.Uint32Flags) > 0
+                    and tensor.child(TENSOR_ALLOCATION) is None):
+                sizes.append(tensor.numbers(TENSOR_SIZES, number_types.Int32Flags))
+    segment = program.child(PROGRAM_CONSTANT_SEGMENT)
+    if segment is None or not segment.numbers(SUBSEGMENT_OFFSETS, number_types.Uint64Flags):
+        return Constants(sizes, None)
+    data = program.children(PROGRAM_SEGMENTS)[segment.scalar(SUBSEGMENT_INDEX, number_types.Uint32Flags)]
+    return Constants(sizes, data.scalar(SEGMENT_SIZE, number_types.Uint64Flags))

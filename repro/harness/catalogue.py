@@ -63,6 +63,9 @@ class Stock:
     reads_constant_in_place: bool = False
     # Its copy is aten.alias_copy, which OpenVINO's partitioner takes only from 2025.4 (correct before).
     alias_copy: bool = False
+    # Once delegated, its only constants are 0-size (an empty cache): by path the 0-byte constant segment
+    # loads as null and load_method fails (0x23); from bytes it is correct.
+    empty_constant_segment: bool = False
 
 
 def wrong(why, **more):
@@ -247,6 +250,36 @@ CONSTANT_CASES = [
 CATALOGUE += CONSTANT_CASES
 
 
+class EmptyCacheStep(torch.nn.Module):
+    """One attention step of a KV-cache decoder whose cache starts empty, as transformers' caches do."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("keys", torch.zeros(1, 2, 0, 4), persistent=False)
+        self.project = seeded(torch.nn.Linear, 4, 4)
+
+    def forward(self, x):
+        keys = torch.cat([self.keys, self.project(x)], dim=2)
+        return torch.softmax(self.project(x) @ keys.transpose(-1, -2), -1) @ keys
+
+
+def _concat_onto_empty(x):
+    return (torch.cat([torch.tensor([]), x], -1) * 2 + 1).sin()
+
+
+# The fourth: 0-size constants a delegate leaves behind, the only constants of the program (every KV-cache
+# export starts its cache empty). Loaded by path the program does not load at all, with any partitioner
+# that takes the rest; from bytes it is correct.
+EMPTY_CONSTANT_CASES = [
+    Case("concat_onto_empty", "sin(cat([torch.tensor([]), x], -1) * 2 + 1)", _concat_onto_empty,
+         lambda: (uniform(2, 3),), stock=Stock(empty_constant_segment=True)),
+    Case("empty_kv_cache_step", "attention over cat([cache of shape (1, 2, 0, 4), Linear(x)], dim=2)",
+         seeded(EmptyCacheStep), lambda: (uniform(1, 2, 3, 4),), atol=CONV_ATOL,
+         stock=Stock(empty_constant_segment=True, reads_constant_in_place=True)),
+]
+CATALOGUE += EMPTY_CONSTANT_CASES
+
+
 def _cond_of_two_outputs(x):
     return torch.cond(x.sum() > 0, lambda x: (x.sin(), x.cos()), lambda x: (x.cos(), x.sin()), (x,))
 
@@ -325,9 +358,9 @@ GUARD_CASES = [
 CATALOGUE += GUARD_CASES
 CASES = {case.name: case for case in CATALOGUE}
 # What each case is about, by the group it is listed in (the first group: copies of inputs).
-_LATER_GROUPS = {case.name for case in DIM_ORDER_CASES + CONSTANT_CASES + GUARD_CASES}
+_LATER_GROUPS = {case.name for case in DIM_ORDER_CASES + CONSTANT_CASES + EMPTY_CONSTANT_CASES + GUARD_CASES}
 GROUPS = {"copies": [case for case in CATALOGUE if case.name not in _LATER_GROUPS],
-          "dim order": DIM_ORDER_CASES, "constants": CONSTANT_CASES, "guards": GUARD_CASES}
+          "dim order": DIM_ORDER_CASES, "constants": CONSTANT_CASES + EMPTY_CONSTANT_CASES, "guards": GUARD_CASES}
 
 
 def group_of(name):

@@ -66,6 +66,8 @@ then `python {CHANNELS_LAST_REPRODUCER.name}` (exits 1 when the bug shows, 0 whe
 
 {et.outputs(rows, "executorch_channels_last")}
 
+{et.releases_measured(rows, "executorch_channels_last")}
+
 {dim_order_table(rows)}"""),
          ("Versions", et.environment_section(rows, "executorch_channels_last")),
          ("Proposed fix", f"""\

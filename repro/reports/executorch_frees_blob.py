@@ -58,6 +58,8 @@ then `python {EXECUTORCH_REPRODUCER.name}` (exits 1 when the bug shows, 0 when n
 
 {et.outputs(rows, "executorch_by_path")}
 
+{et.releases_measured(rows, "executorch_by_path")}
+
 (With `openvino=={et.SUPPORTED_OPENVINO}` in the second line the import still copies, so every run is
 correct.)"""),
          ("Versions", et.environment_section(rows, "executorch_by_path")),

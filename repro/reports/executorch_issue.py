@@ -8,6 +8,8 @@ not run is said to be not run, never filled in.
 
 import re
 
+from packaging.version import Version
+
 from repro.reports import markdown as md
 from repro.reports.matrix_report import by_release
 from repro.reports.matrix_runs import executorch_requirements
@@ -79,6 +81,24 @@ def outputs(rows, field, releases=(SUPPORTED_OPENVINO, NEWEST_OPENVINO)):
         printed = run.get("stdout") or run["output"]
         parts.append(f"OpenVINO {release} (exit {run['exit_code']}):\n\n{md.code_block(printed, '')}")
     return "\n\n".join(parts)
+
+
+def last_line(run):
+    """The last line the reproducer printed itself (its verdict)."""
+    return (run.get("stdout") or run["output"]).strip().splitlines()[-1]
+
+
+def releases_measured(rows, field):
+    """A sentence naming the ExecuTorch releases the reproducer ``field`` ran with (``--executorch-versions``),
+    each with its last line, per OpenVINO release; where one release was run, which one."""
+    runs = [(row["release"], executorch, result.get(field)) for row in by_release(rows)
+            for executorch, result in (row.get("executorch_releases") or {}).items() if result.get(field)]
+    if not runs:
+        return ""
+    releases = sorted({executorch for _, executorch, _ in runs}, key=Version)
+    lines = [f"executorch {executorch}, OpenVINO {openvino}: `{last_line(run)}` (exit {run['exit_code']})"
+             for openvino, executorch, run in sorted(runs, key=lambda item: (Version(item[1]), item[0]))]
+    return f"ExecuTorch releases measured: {', '.join(releases)}.\n\n" + md.bullets(lines)
 
 
 def patch_text(path):

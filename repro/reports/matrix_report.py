@@ -14,6 +14,8 @@ recorded results without installing anything. A row is::
      "executorch": <executorch_path.py --json report or None>,
      "executorch_by_path": {"exit_code", "output", "stdout"} of attachments/executorch_frees_blob.py or None,
      "executorch_channels_last": the same of attachments/executorch_channels_last.py or None,
+     "executorch_empty_constants": the same of attachments/executorch_empty_constants.py or None,
+     "executorch_releases": {executorch release: those ExecuTorch fields} with --executorch-versions,
      "executorch_environment": `python -m torch.utils.collect_env` output or None,
      "executorch_patch_tests": {series: {"with", "without", "subtests"}} of `python -m repro.harness.op_tests`,
      "executorch_by_path_patched": the frees-blob run with the patched backend (--executorch-source) or None}
@@ -24,6 +26,7 @@ from collections import Counter
 from packaging.version import Version
 
 from repro.harness.outcomes import describe_counts
+from repro.reports import markdown as md
 from repro.reports import release_boundaries
 from repro.reports.release_boundaries import import_reads_caller_buffer, own_cpu_runs
 
@@ -108,6 +111,28 @@ def release_table(rows, *, everything=True):
     return "\n".join(lines)
 
 
+def last_line(run):
+    output = (run or {}).get("stdout") or (run or {}).get("output") or ""
+    return output.strip().splitlines()[-1] if output.strip() else "-"
+
+
+def executorch_release_table(rows):
+    """One line per OpenVINO release and ExecuTorch release run (``--executorch-versions``): the stock path's
+    counts and the verdicts of the two ExecuTorch reproducers; empty when one ExecuTorch release was run."""
+    runs = [(row["release"], executorch, result) for row in by_release(rows)
+            for executorch, result in sorted((row.get("executorch_releases") or {}).items(),
+                                             key=lambda item: Version(item[0]))]
+    if len({executorch for _, executorch, _ in runs}) < 2:
+        return ""
+    lines = [[openvino, executorch, f"could not install: {result['install_failed'][:120]}", "-", "-"]
+             if "install_failed" in result else
+             [openvino, executorch, executorch_cell(result.get("executorch")), last_line(result.get(
+                 "executorch_by_path")), last_line(result.get("executorch_channels_last"))]
+             for openvino, executorch, result in runs]
+    return md.table(["OpenVINO", "executorch", "ExecuTorch path (stock)", "executorch_frees_blob.py",
+                     "executorch_channels_last.py"], lines)
+
+
 def summary_lines(summary):
     lines = [f"- {line}" for line in summary["boundaries"]]
     lines.append("- rows by status: " + ", ".join(f"{STATUS_MEANING.get(k, k)} {v}"
@@ -119,5 +144,6 @@ def render_markdown(matrix):
     return (f"# OpenVINO release matrix\n\n{matrix['index_note']}\n\n"
             "Cells: the symptoms `plain_openvino.py` saw in that API and call order over its own models on the "
             "CPU device (\"correct\" = none), - = not run (e.g. no C API in that wheel).\n\n"
-            f"{release_table(matrix['rows'])}\n\n## Where each symptom starts and ends\n\n"
-            f"{summary_lines(matrix['summary'])}\n")
+            f"{release_table(matrix['rows'])}\n\n" + (f"## ExecuTorch releases\n\n{table}\n\n" if (
+                table := executorch_release_table(matrix["rows"])) else "")
+            + f"## Where each symptom starts and ends\n\n{summary_lines(matrix['summary'])}\n")

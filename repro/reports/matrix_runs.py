@@ -24,7 +24,7 @@ from packaging.version import Version
 
 from repro import attachment_commands as commands
 from repro.harness import executorch_patches as patches
-from repro.releases import EXECUTORCH_INSTALLS_FROM, NUMPY_2_FROM, resolve
+from repro.releases import EXECUTORCH_INSTALLS_FROM, HEADLINE_EXECUTORCH, NUMPY_2_FROM, resolve
 from repro.reports import markdown as md
 from repro.reports import matrix_report
 
@@ -32,14 +32,26 @@ REPRO = Path(__file__).resolve().parents[1]
 PROJECT = REPRO.parent
 
 
-def executorch_requirements():
+def dependency_group(name):
+    """The requirements of one of the project's dependency groups, its ``include-group`` entries resolved."""
     with (PROJECT / "pyproject.toml").open("rb") as file:
-        return tomllib.load(file)["dependency-groups"]["executorch"]
+        groups = tomllib.load(file)["dependency-groups"]
+    found = []
+    for item in groups[name]:
+        found += dependency_group(item["include-group"]) if isinstance(item, dict) else [item]
+    return found
 
 
-def requirements(release, with_executorch):
+def executorch_requirements(executorch=HEADLINE_EXECUTORCH):
+    """The ExecuTorch stack the project runs with, with ``executorch`` pinned to the given release."""
+    return [*dependency_group("executorch_stack"), f"executorch=={executorch}"]
+
+
+def requirements(release, executorch):
+    """What one environment installs: this OpenVINO release, and the ExecuTorch stack with that ExecuTorch
+    release (None: none)."""
     numpy = "numpy" if Version(release) >= NUMPY_2_FROM else "numpy<2"
-    extra = executorch_requirements() if with_executorch else []
+    extra = executorch_requirements(executorch) if executorch else []
     return [f"openvino=={release}", numpy, *extra]
 
 
@@ -54,15 +66,22 @@ def run_logged(command, timeout):
         raise InstallFailed(f"{Path(command[0]).name} {command[1]} failed: " + " / ".join(tail))
 
 
-def prepare_environment(cache, release, with_executorch, timeout):
-    """The env's python, creating the env unless an identical one is cached."""
-    wanted = requirements(release, with_executorch)
-    folder = cache / (f"ov-{release}" + ("-executorch" if with_executorch else ""))
+def environment_name(release, executorch):
+    if not executorch:
+        return f"ov-{release}"
+    return f"ov-{release}-executorch" + ("" if executorch == HEADLINE_EXECUTORCH else f"-{executorch}")
+
+
+def prepare_environment(cache, release, executorch, timeout):
+    """The env's python, creating the env unless an identical one is cached (``executorch``: the ExecuTorch
+    release to install with the stack, or None)."""
+    wanted = requirements(release, executorch)
+    folder = cache / environment_name(release, executorch)
     python, marker = folder / "bin" / "python", folder / "matrix-requirements.txt"
     if marker.exists() and marker.read_text() == "\n".join(wanted):
         return python, "cached"
     shutil.rmtree(folder, ignore_errors=True)
-    uv = shutil.which("uv") if not with_executorch else None
+    uv = shutil.which("uv") if not executorch else None
     try:
         if uv:
             run_logged([uv, "venv", "--quiet", "--python", sys.executable, str(folder)], timeout)
@@ -152,18 +171,41 @@ def run_patch_tests(python, timeout):
         return None
 
 
+EXECUTORCH_RUNS = ("executorch", "executorch_by_path", "executorch_channels_last", "executorch_empty_constants")
 IMPORT_PROGRAM, OVERLOADS_PROGRAM = "openvino_import_lifetime.c", "openvino_import_overloads.cpp"
 
 
-def matrix_row(requested, release, *, cache, with_executorch, timeout, progress, executorch_source=None):
+def executorch_runs(python, timeout):
+    """The ExecuTorch path's report and the two ExecuTorch reproducers' output, in one environment."""
+    status, detail, report = run_script(python, "executorch_path.py", timeout)
+    return {"executorch": report if report is not None else {"verdict": f"{status}: {detail}"},
+            "executorch_by_path": run_attachment(python, "executorch_frees_blob.py", timeout),
+            "executorch_channels_last": run_attachment(python, "executorch_channels_last.py", timeout),
+            "executorch_empty_constants": run_attachment(python, "executorch_empty_constants.py", timeout)}
+
+
+def other_executorch_runs(cache, release, executorch, timeout):
+    """``executorch_runs`` with another ExecuTorch release (its own environment), or why it could not run."""
+    try:
+        python, _ = prepare_environment(cache, release, executorch, timeout)
+    except InstallFailed as error:
+        return {"install_failed": str(error)}
+    return executorch_runs(python, timeout)
+
+
+def matrix_row(requested, release, *, cache, executorch_versions, timeout, progress, executorch_source=None):
+    """One OpenVINO release: the plain parts, and with ``executorch_versions`` (newest last) the ExecuTorch
+    parts with each of them; the newest fills the row's ExecuTorch fields (and the patch runs), every one
+    its entry in ``executorch_releases``."""
     row = {"requested": requested, "release": release, "status": None, "detail": "", "seconds": None,
            "plain": None, "snippet": None, "import_lifetime": None, "import_overloads": None,
            "import_symbols": None, "executorch": None, "executorch_by_path": None,
            "executorch_channels_last": None, "executorch_environment": None, "executorch_patch_tests": None,
-           "executorch_by_path_patched": None}
+           "executorch_by_path_patched": None, "executorch_releases": None, "executorch_empty_constants": None}
     started = time.monotonic()
-    executorch = with_executorch and Version(release) >= EXECUTORCH_INSTALLS_FROM
-    progress(release, "installing" if not executorch else "installing with the ExecuTorch stack")
+    executorch = executorch_versions[-1] if executorch_versions and Version(release) >= EXECUTORCH_INSTALLS_FROM \
+        else None
+    progress(release, "installing" if not executorch else f"installing with executorch {executorch}")
     try:
         python, how = prepare_environment(cache, release, executorch, timeout)
     except InstallFailed as error:
@@ -181,13 +223,12 @@ def matrix_row(requested, release, *, cache, with_executorch, timeout, progress,
                                            timeout)
     row["import_symbols"] = commands.run(commands.IMPORT_SYMBOLS, python, timeout=timeout)
     if executorch:
-        progress(release, "running the ExecuTorch path")
-        status, detail, row["executorch"] = run_script(python, "executorch_path.py", timeout)
-        if row["executorch"] is None:
-            row["executorch"] = {"verdict": f"{status}: {detail}"}
-        progress(release, "running the ExecuTorch reports' reproducers")
-        row["executorch_by_path"] = run_attachment(python, "executorch_frees_blob.py", timeout)
-        row["executorch_channels_last"] = run_attachment(python, "executorch_channels_last.py", timeout)
+        progress(release, f"running the ExecuTorch path and reproducers (executorch {executorch})")
+        row.update(executorch_runs(python, timeout))
+        row["executorch_releases"] = {executorch: {key: row[key] for key in EXECUTORCH_RUNS}}
+        for other in executorch_versions[:-1]:
+            progress(release, f"installing executorch {other} and running the ExecuTorch path with it")
+            row["executorch_releases"][other] = other_executorch_runs(cache, release, other, timeout)
         row["executorch_environment"] = run_module(python, "torch.utils.collect_env", timeout)["output"]
         progress(release, "running ExecuTorch's op tests with and without our patches")
         row["executorch_patch_tests"] = run_patch_tests(python, timeout)
@@ -198,7 +239,7 @@ def matrix_row(requested, release, *, cache, with_executorch, timeout, progress,
     return row
 
 
-def run_matrix(requested, available, *, cache, with_executorch, jobs, timeout, executorch_source=None):
+def run_matrix(requested, available, *, cache, executorch_versions, jobs, timeout, executorch_source=None):
     lock, done = threading.Lock(), [0]
 
     def progress(release, step):
@@ -206,7 +247,7 @@ def run_matrix(requested, available, *, cache, with_executorch, jobs, timeout, e
             print(f"[{done[0]:>2}/{len(requested)} done] {release}: {step}", file=sys.stderr, flush=True)
 
     def job(item):
-        row = matrix_row(item, resolve(item, available), cache=cache, with_executorch=with_executorch,
+        row = matrix_row(item, resolve(item, available), cache=cache, executorch_versions=executorch_versions,
                          timeout=timeout, progress=progress, executorch_source=executorch_source)
         with lock:
             done[0] += 1

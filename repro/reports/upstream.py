@@ -7,13 +7,16 @@
 - ``executorch-frees-blob.md`` (``executorch_frees_blob``): ExecuTorch's OpenVINO backend frees the blob
   right after that import, so programs loaded by path crash on OpenVINO 2026.4.x; with our one-line patch;
 - ``executorch-channels-last.md`` (``executorch_channels_last``): the backend hands boundary tensors to
-  OpenVINO with their sizes only, so channels-last ones give wrong values; with our two-step patch.
+  OpenVINO with their sizes only, so channels-last ones give wrong values; with our two-step patch;
+- ``executorch-empty-constants.md`` (``executorch_empty_constants``): a program whose only constants are
+  0-size (a KV cache that starts empty, once a delegate took the weights) fails to load by path.
 
 Each renders the same way (``repro/reports/markdown.py``)
 and states evidence only from the rows it was given, naming the releases that were and were not run.
 """
 
 from repro.reports.executorch_channels_last import executorch_channels_last
+from repro.reports.executorch_empty_constants import executorch_empty_constants
 from repro.reports.executorch_frees_blob import executorch_frees_blob
 from repro.reports.openvino_import_lifetime import openvino_import_lifetime
 from repro.reports.openvino_stale_copies import openvino_stale_copies
@@ -21,7 +24,8 @@ from repro.reports.openvino_stale_copies import openvino_stale_copies
 REPORTS = {"openvino-stale-copies.md": openvino_stale_copies,
            "openvino-import-lifetime.md": openvino_import_lifetime,
            "executorch-frees-blob.md": executorch_frees_blob,
-           "executorch-channels-last.md": executorch_channels_last}
+           "executorch-channels-last.md": executorch_channels_last,
+           "executorch-empty-constants.md": executorch_empty_constants}
 
 
 def write_reports(matrix, directory):

@@ -1,0 +1,77 @@
+"""The model tier (``tox -e models``): real architectures through the stock partitioner and the workaround.
+
+Each model of ``repro/harness/real_models.py`` (transformers and timm, tiny configs, random weights) is
+exported, lowered stock and with the workaround, saved, and run in the real runtime in child processes,
+from bytes and by path; each output is compared with eager PyTorch. Prints one table: model x partitioner
+x load -> correct / wrong by X / failed (why). Not part of the gate's time budget.
+
+Exit status: 0 every workaround run equals eager, 1 some workaround run does not, 2 usage error.
+"""
+
+import contextlib
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+if not __package__:
+    import _as_script  # noqa: F401  (run by path: make the project's packages importable)
+
+from repro.harness import cli, real_models
+
+
+def cell(record, load):
+    """One table cell: how the program ran when loaded that way."""
+    if record["outcome"] in ("lowering_failed", "refused"):
+        return f"{record['outcome'].replace('_', ' ')}: {record['lowering_error'][:100]}"
+    run = record["runs"][load]
+    if run["outcome"] == "correct":
+        return "correct"
+    if run["outcome"] == "wrong":
+        return f"**wrong** by {max(row['max_abs_diff'] for row in run['outputs'] if not row['ok']):.3g}"
+    detail = run.get("detail", "").split("; log:")[0].removeprefix("crashed: ")  # the signal, not the log
+    return f"**{run['outcome'].replace('_', ' ')}**: {detail[:100]}"
+
+
+def table(records, loads):
+    lines = ["| model | partitioner | " + " | ".join(loads) + " |", "|---|---|" + "---|" * len(loads)]
+    lines += [f"| {r['case']} | {r['partitioner']} | " + " | ".join(cell(r, load) for load in loads) + " |"
+              for r in records]
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 every workaround run equals eager, 1 some "
+                        "workaround run does not, 2 usage error")
+    parser.add_argument("--models", type=lambda text: [item for item in text.split(",") if item],
+                        help="comma-separated model names (default: all)")
+    parser.add_argument("--json", type=Path, help="also write the records to this file")
+    args = parser.parse_args(argv)
+    if args.json:
+        cli.require_writable(parser, "--json", args.json.parent)
+    if unknown := [name for name in args.models or [] if name not in real_models.MODELS]:
+        parser.error(f"--models: unknown {', '.join(unknown)} (known: {', '.join(real_models.MODELS)})")
+    from repro.harness.case_runs import GATE_LOADS, run_case  # torch, executorch: after the usage checks
+    from repro.harness.lowerings import STOCK, WORKAROUND
+    from repro.harness.program_runner import ProgramRunner
+
+    cases = [real_models.case(name) for name in args.models or real_models.MODELS]
+    records = []
+    with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
+        runners = {load: stack.enter_context(ProgramRunner(load)) for load in GATE_LOADS}
+        for case in cases:
+            for lowering in (STOCK, WORKAROUND):
+                print(f"{case.name}: {lowering.name}", file=sys.stderr, flush=True)
+                records.append(run_case(case, lowering, runners, folder))
+    print(table(records, GATE_LOADS))
+    if args.json:
+        args.json.write_text(json.dumps([{k: v for k, v in r.items() if k != "traceback"} for r in records],
+                                        indent=1, default=str))
+    failing = [r["case"] for r in records if r["partitioner"] == WORKAROUND.name and r["outcome"] != "correct"]
+    print(f"workaround: {len(cases) - len(failing)} of {len(cases)} models equal eager both ways"
+          + (f"; not: {', '.join(failing)}" if failing else ""))
+    return 1 if failing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
