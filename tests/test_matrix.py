@@ -268,8 +268,13 @@ def test_real_matrix_from_one_release_bisects_the_boundaries_and_reuses_environm
     assert "not measured" not in report
     assert "| 2026.4.1 | bug reproduced |" in (tmp_path / "out" / "matrix.md").read_text()
     assert sorted(p.name for p in (tmp_path / "reports").iterdir()) == sorted(upstream_reports.REPORTS)
-    second = run_cli(*command, timeout=1800)
-    assert second.stderr.count("(environment: cached)") == len(rows), second.stderr
+    lifetime = (tmp_path / "reports" / "openvino-import-lifetime.md").read_text()
+    assert "First bad release: 2026.4.0; the release before it that was run, 2026.3.1, is fine." in lifetime
+    assert "| **reads the caller's buffer** | `ov::Tensor const&` |" in table_line(lifetime, "2026.4.1")
+    # A second run over two of those releases (the oldest and the newest) reuses their environments.
+    again = run_cli("python", REPRO / "matrix.py", "--versions", "2023.0.0,2026.4.1", "--out", tmp_path / "again",
+                    "--cache", PROJECT / ".matrix" / "envs", timeout=1800)
+    assert again.stderr.count("(environment: cached)") == 2, again.stderr
 
 
 # --- The blob's lifetime: the import column and the two reports built on it ------------------------

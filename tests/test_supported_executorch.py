@@ -46,3 +46,9 @@ def test_the_range_is_the_gates_executorch_axis_and_the_packages_extra():
     for release in unrunnable:
         with pytest.raises(supported.UnsupportedExecutorch):
             supported.require(release)
+
+
+def test_every_gated_executorch_release_has_its_expected_behaviour():
+    from tests.release_behaviour import EXECUTORCH_BACKENDS
+
+    assert set(EXECUTORCH_BACKENDS) == {releases.HEADLINE_EXECUTORCH, *releases.EXECUTORCH_FACTORS.values()}
