@@ -11,7 +11,7 @@ import re
 from packaging.version import Version
 
 from repro.reports import markdown as md
-from repro.reports.matrix_report import by_release
+from repro.reports.matrix_report import by_release, last_line
 from repro.reports.matrix_runs import executorch_requirements
 
 TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"  # PyPI's torch for Linux is a CUDA build of GBs
@@ -81,11 +81,6 @@ def outputs(rows, field, releases=(SUPPORTED_OPENVINO, NEWEST_OPENVINO)):
         printed = run.get("stdout") or run["output"]
         parts.append(f"OpenVINO {release} (exit {run['exit_code']}):\n\n{md.code_block(printed, '')}")
     return "\n\n".join(parts)
-
-
-def last_line(run):
-    """The last line the reproducer printed itself (its verdict)."""
-    return (run.get("stdout") or run["output"]).strip().splitlines()[-1]
 
 
 def releases_measured(rows, field):

@@ -87,6 +87,19 @@ def executorch_cell(report):
     return describe_counts(report["counts"])
 
 
+def neighbour_groups(rows, key):
+    """[(key, "2024.3.0 to 2025.2.0 (7)")] for each run of neighbouring rows (release order) whose key(row) is
+    the same: how the reports collapse a release table."""
+    groups = []
+    for row in by_release(rows):
+        if groups and groups[-1][0] == key(row):
+            groups[-1][1].append(row["release"])
+        else:
+            groups.append((key(row), [row["release"]]))
+    return [(value, releases[0] if len(releases) == 1 else f"{releases[0]} to {releases[-1]} ({len(releases)})")
+            for value, releases in groups]
+
+
 def cell(value):
     return {True: "**yes**", False: "no", None: "-"}[value]
 
@@ -112,6 +125,7 @@ def release_table(rows, *, everything=True):
 
 
 def last_line(run):
+    """The last line a reproducer printed itself (its verdict), or "-" where it did not run."""
     output = (run or {}).get("stdout") or (run or {}).get("output") or ""
     return output.strip().splitlines()[-1] if output.strip() else "-"
 

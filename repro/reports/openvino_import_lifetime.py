@@ -14,7 +14,7 @@ from packaging.version import Version
 
 from repro import attachment_commands as commands
 from repro.reports import markdown as md
-from repro.reports.matrix_report import by_release
+from repro.reports.matrix_report import by_release, neighbour_groups
 from repro.reports.openvino_stale_copies import CHECKLIST, template_fields
 from repro.reports.release_boundaries import import_reads_caller_buffer
 
@@ -27,13 +27,17 @@ OVERLOAD_LINE = re.compile(r"^import_model\((?P<overload>[^)]*)\): (?P<result>.*
 ISTREAM = re.compile(r"std::basic_istream<char, std::char_traits<char> ?>")
 
 
+def reads_caller_buffer(row):
+    """The C program's verdict on this release: True (bug), False (copies), None (not built or not run)."""
+    return import_reads_caller_buffer(row.get("import_lifetime"))
+
+
 def measured(row):
-    """The C program ran to a verdict on this release (exit 0 or 1)."""
-    return import_reads_caller_buffer(row.get("import_lifetime")) is not None
+    return reads_caller_buffer(row) is not None
 
 
 def verdicts(rows):
-    return {row["release"]: import_reads_caller_buffer(row["import_lifetime"]) for row in rows if measured(row)}
+    return {row["release"]: reads_caller_buffer(row) for row in rows if measured(row)}
 
 
 def called_overload(row):
@@ -76,35 +80,16 @@ def reason(row):
     return output.splitlines()[-1][:160] if output else "not run"
 
 
-def stretches(releases, ordered):
-    """``releases`` as runs of neighbours in ``ordered``: "2024.3.0 to 2025.2.0 (7), 2026.4.0"."""
-    runs, previous = [], None
-    for release in ordered:
-        if release in releases and runs and runs[-1][-1] == previous:
-            runs[-1].append(release)
-        elif release in releases:
-            runs.append([release])
-        previous = release
-    return ", ".join(run[0] if len(run) == 1 else f"{run[0]} to {run[-1]} ({len(run)})" for run in runs)
-
-
 def table_cells(row):
     results = overload_results(row)
-    return ("**reads the caller's buffer**" if verdicts([row])[row["release"]] else "copies",
+    return ("**reads the caller's buffer**" if reads_caller_buffer(row) else "copies",
             f"`{called_overload(row)}`" if called_overload(row) else "-",
             results.get("std::istream&", "-"), results.get("const ov::Tensor&", "-"))
 
 
 def release_table(rows):
     """One line per stretch of measured neighbouring releases with the same cells."""
-    ordered = [row["release"] for row in by_release(rows) if measured(row)]
-    groups = {}
-    for row in by_release(rows):
-        if measured(row):
-            groups.setdefault(table_cells(row), []).append(row["release"])
-    lines = sorted(([stretch, *cells] for cells, releases in groups.items()
-                    for stretch in stretches(releases, ordered).split(", ")), key=lambda line: Version(
-                        line[0].split()[0]))
+    lines = [[stretch, *cells] for cells, stretch in neighbour_groups(filter(measured, rows), table_cells)]
     header = ["releases (count)", f"`{IMPORT_REPRODUCER.name}`",
               "`ov_core_import_model` calls `Core::import_model(…)` with",
               "C++ `import_model(std::istream&)` over caller memory", "C++ `import_model(const ov::Tensor&)`"]
@@ -112,27 +97,27 @@ def release_table(rows):
 
 
 def newest_bad(rows):
-    bad = [row for row in by_release(rows) if measured(row) and verdicts([row])[row["release"]]]
+    bad = [row for row in by_release(rows) if reads_caller_buffer(row)]
     return bad[-1] if bad else None
 
 
 def last_good_before(rows, release):
-    good = [row for row in by_release(rows) if measured(row) and not verdicts([row])[row["release"]]
-            and Version(row["release"]) < Version(release)]
+    good = [row for row in by_release(rows)
+            if reads_caller_buffer(row) is False and Version(row["release"]) < Version(release)]
     return good[-1] if good else None
 
 
 def overload_summary(rows):
     """What the C++ check found for each overload over the releases it ran on, in one sentence each."""
-    seen = {}
-    for row in by_release(rows):
-        for overload, result in overload_results(row).items():
-            if "not declared" not in result:
-                seen.setdefault(overload, {}).setdefault(result.split(", ", 1)[-1], []).append(row["release"])
-    ordered = [row["release"] for row in by_release(rows) if overload_results(row)]
+    ran = [row for row in rows if overload_results(row)]
+
+    def result(overload):
+        return lambda row: overload_results(row).get(overload, "-").split(", ", 1)[-1]
+
+    overloads = dict.fromkeys(overload for row in ran for overload in overload_results(row))
     return md.bullets([f"`import_model({overload})`: " + "; ".join(
-        f"{result} on {stretches(releases, ordered)}" for result, releases in results.items())
-        for overload, results in seen.items()])
+        f"{found} on {stretch}" for found, stretch in neighbour_groups(ran, result(overload))
+        if "not declared" not in found) for overload in overloads])
 
 
 def reproduction(newest):

@@ -14,7 +14,15 @@ import re
 from repro import attachment_commands as commands
 from repro.reports import markdown as md
 from repro.reports import release_boundaries as boundaries
-from repro.reports.matrix_report import COLUMNS, by_release, executorch_cell, label, symptom_cells, symptoms_text
+from repro.reports.matrix_report import (
+    COLUMNS,
+    by_release,
+    executorch_cell,
+    label,
+    neighbour_groups,
+    symptom_cells,
+    symptoms_text,
+)
 
 MINIMAL_REPRODUCER = md.attachment("openvino_stale_copies.py")
 CPP_REPRODUCER = md.attachment("openvino_stale_copies.cpp")
@@ -194,16 +202,11 @@ def log_output(rows, newest):
     return "\n\n".join(parts)
 def grouped_table(measured):
     """One line per stretch of neighbouring releases that saw the same symptoms in every column."""
-    groups = []
-    for row in by_release(measured):
+    def symptoms(row):
         cells = symptom_cells(row["plain"])
-        key = tuple(symptoms_text(cells[column]) for column in COLUMNS)
-        if groups and groups[-1][0] == key:
-            groups[-1][2].append(row["release"])
-        else:
-            groups.append((key, row["release"], [row["release"]]))
-    lines = [[first if len(group) == 1 else f"{first} to {group[-1]} ({len(group)})", *key]
-             for key, first, group in groups]
+        return tuple(symptoms_text(cells[column]) for column in COLUMNS)
+
+    lines = [[stretch, *key] for key, stretch in neighbour_groups(measured, symptoms)]
     return md.table(["releases (count)", *(label(column) for column in COLUMNS)], lines)
 
 
