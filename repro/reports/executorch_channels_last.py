@@ -59,14 +59,7 @@ alike (elementwise only) happen to be right. It does not depend on the OpenVINO 
 inside ExecuTorch's supported range ({et.SUPPORTED_OPENVINO}) and what `pip install openvino` gives today
 ({et.NEWEST_OPENVINO})."""),
          ("To reproduce", f"""\
-{et.install_block(et.SUPPORTED_OPENVINO)}
-then `python {CHANNELS_LAST_REPRODUCER.name}` (exits 1 when the bug shows, 0 when not, 125 if it cannot test):
-
-{md.code_block(CHANNELS_LAST_REPRODUCER.read_text())}
-
-{et.outputs(rows, "executorch_channels_last")}
-
-{et.releases_measured(rows, "executorch_channels_last")}
+{et.reproduction(CHANNELS_LAST_REPRODUCER, rows, "executorch_channels_last", et.SUPPORTED_OPENVINO)}
 
 {dim_order_table(rows)}"""),
          ("Versions", et.environment_section(rows, "executorch_channels_last")),

@@ -35,15 +35,8 @@ KV-cache decoder starts its cache empty (`torch.tensor([])`, or transformers' `(
 caches) and concatenates onto it. Once a delegate takes every op and weight (OpenVINO does; XNNPACK too
 when it takes the weights), the empty caches stay behind as unused constant placeholders, the program's only
 constants. Such a program exports and runs from bytes, and fails on device."""),
-         ("To reproduce", f"""\
-{et.install_block(et.NEWEST_OPENVINO)}
-then `python {EMPTY_CONSTANTS_REPRODUCER.name}` (exits 1 when the bug shows, 0 when not, 125 if it cannot test):
-
-{md.code_block(EMPTY_CONSTANTS_REPRODUCER.read_text())}
-
-{et.outputs(rows, "executorch_empty_constants", (et.NEWEST_OPENVINO,))}
-
-{et.releases_measured(rows, "executorch_empty_constants")}"""),
+         ("To reproduce", et.reproduction(EMPTY_CONSTANTS_REPRODUCER, rows, "executorch_empty_constants",
+                                          et.NEWEST_OPENVINO, (et.NEWEST_OPENVINO,))),
          ("Versions", et.environment_section(rows, "executorch_empty_constants")),
          ("Proposed fix", """\
 A proposal, not tested against a build:

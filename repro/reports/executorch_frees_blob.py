@@ -51,14 +51,7 @@ contract allows `Free()` only "if the data is not needed after init()" ({FREE_CO
 keeps `processed` in `BackendDelegate::segment_`, which "will outlive the backend" ({SEGMENT_OUTLIVES}).
 Deleting the one `processed->Free();` line is enough; nothing else holds the buffer."""),
          ("To reproduce", f"""\
-{et.install_block(et.NEWEST_OPENVINO)}
-then `python {EXECUTORCH_REPRODUCER.name}` (exits 1 when the bug shows, 0 when not, 125 if it cannot test):
-
-{md.code_block(EXECUTORCH_REPRODUCER.read_text())}
-
-{et.outputs(rows, "executorch_by_path")}
-
-{et.releases_measured(rows, "executorch_by_path")}
+{et.reproduction(EXECUTORCH_REPRODUCER, rows, "executorch_by_path", et.NEWEST_OPENVINO)}
 
 (With `openvino=={et.SUPPORTED_OPENVINO}` in the second line the import still copies, so every run is
 correct.)"""),

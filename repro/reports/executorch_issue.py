@@ -96,6 +96,21 @@ def releases_measured(rows, field):
     return f"ExecuTorch releases measured: {', '.join(releases)}.\n\n" + md.bullets(lines)
 
 
+def reproduction(reproducer, rows, field, openvino, releases=(SUPPORTED_OPENVINO, NEWEST_OPENVINO)):
+    """The "To reproduce" steps every ExecuTorch report has: the install lines (with ``openvino``), how to run
+    the ``reproducer`` attachment, the attachment itself, its output on ``releases``, and the ExecuTorch
+    releases it was measured with (``field``: its runs in the rows)."""
+    return f"""\
+{install_block(openvino)}
+then `python {reproducer.name}` (exits 1 when the bug shows, 0 when not, 125 if it cannot test):
+
+{md.code_block(reproducer.read_text())}
+
+{outputs(rows, field, releases)}
+
+{releases_measured(rows, field)}"""
+
+
 def patch_text(path):
     """A patch file as ``git format-patch`` wrote it, minus the mail header lines a reader does not need."""
     text = path.read_text()
