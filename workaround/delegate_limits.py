@@ -6,7 +6,9 @@ Measured with ExecuTorch 1.5.1 and OpenVINO 2026.4.1, stock partitioner and real
   time (``execute()`` error 0x1), ``sin(x)`` alone included;
 - a dynamic-shaped output: the runtime never resizes a delegate's outputs, so ``sin(x)`` with a
   dynamic batch returns the upper bound's shape, (16, 3) for a (4, 3) input, silently. Dynamic
-  inputs are fine (``sin(x).sum(0)`` is right for every batch), so only outputs count.
+  inputs are fine (``sin(x).sum(0)`` is right for every batch), so only outputs count;
+- a size used as a value (``x * x.shape[0]`` with a dynamic batch): the partition would take a SymInt
+  input, and lowering fails (``'SymInt' object has no attribute 'type'``).
 
 Such tensors are still fine *inside* a partition; only the boundary is kept clear of them.
 """
@@ -51,6 +53,8 @@ def may_cross_a_boundary_it_cannot(node):
 
 def input_limit(node):
     """Why ``node``'s result cannot enter a partition, or None."""
+    if isinstance(node.meta.get("val"), torch.SymInt):
+        return "a size (SymInt) used as a value"
     for tensor in tensors(node.meta.get("val")):
         if empty_or_scalar(tensor):
             return f"{empty_or_scalar(tensor)} tensor"

@@ -3,7 +3,7 @@
 Use this on an ExportedProgram that a partitioner has already tagged
 (``node.meta["delegation_tag"]``); ``CopySafeOpenvinoPartitioner`` does it for you.
 
-Two rules, applied until neither finds anything:
+Three rules, applied until none finds anything:
 
 - **Copies of a partition input.** A pass-through copy (``workaround.copy_ops``) whose result
   leaves its partition and whose value is a partition input (directly or through other copies)
@@ -13,6 +13,9 @@ Two rules, applied until neither finds anything:
   also leaves the partition another way (directly, or through a second copy): OpenVINO's
   PyTorch frontend cannot convert two outputs of one tensor ("Tensor name is not a number"),
   so then every such copy goes. Copies used only inside their partition stay: OpenVINO drops them.
+- **What OpenVINO computes differently from PyTorch** (``workaround.semantics``): float64, int64 beyond
+  int32, uint8 / int8 wrap-around, integer and trunc division, remainders, the Abs of a constant,
+  some average pools; each such node is handed back, with its reason in ``node.meta``.
 - **What the delegate cannot run** (``workaround.delegate_limits``): a node whose result would
   leave its partition as a 0-d, 0-size or dynamic-shaped tensor, or that reads a 0-d or 0-size
   tensor from outside it, is handed back, so ExecuTorch's kernels run it.
@@ -33,8 +36,12 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 from workaround.copy_ops import aten_op, is_layout_changing_aten_clone, is_pass_through_copy
 from workaround.delegate_limits import input_limit, output_limit
 from workaround.dim_order_off import refuse_non_default_boundaries
+from workaround.semantics import semantics_to_hand_back
+from workaround.value_ranges import ValueRanges
 
 TAG = "delegation_tag"
+# Where a node handed back because OpenVINO computes it differently says why (node.meta).
+HANDED_BACK_BECAUSE = "openvino_computes_differently"
 
 
 class UnsafeCopyError(ValueError):
@@ -95,8 +102,11 @@ def beyond_the_delegate(graph, runtime_inputs):
     return found
 
 
-def nodes_to_hand_back(graph, runtime_inputs=frozenset()):
-    return copies_to_hand_back(graph) | beyond_the_delegate(graph, runtime_inputs)
+def nodes_to_hand_back(graph, runtime_inputs=frozenset(), computed_differently=frozenset()):
+    """What the rules find among the nodes still tagged; ``computed_differently`` is found once, up front
+    (``workaround.semantics``: it depends on the ops and values, not on where the boundaries fall)."""
+    still_tagged = {node for node in computed_differently if partition_of(node) is not None}
+    return copies_to_hand_back(graph) | beyond_the_delegate(graph, runtime_inputs) | still_tagged
 
 
 def depends_on_itself(graph, tag):
@@ -142,10 +152,11 @@ def refuse_layout_changing_copy(node):
         "Keep dim order on (the default: do not pass EdgeCompileConfig(_skip_dim_order=True)).")
 
 
-def hand_back_unsafe_nodes(exported_program: ExportedProgram, partition_tags: dict[str, Any]) -> dict[str, Any]:
+def hand_back_unsafe_nodes(exported_program: ExportedProgram, partition_tags: dict[str, Any],
+                           special_values: str = "openvino") -> dict[str, Any]:
     """Untag every node the rules find (see the module docstring), keeping partitions valid; with dim
     order off, refuse (``DimOrderError``) any tensor crossing a boundary in a non-default dim order
-    (see ``workaround.dim_order_off``).
+    (see ``workaround.dim_order_off``). ``special_values``: see ``workaround.semantics.SPECIAL_VALUES``.
 
     Returns the partition tags still in use (emptied partitions are dropped), each mapped to
     the delegation spec of the tag it came from. Constant data is re-tagged to follow its users.
@@ -157,7 +168,11 @@ def hand_back_unsafe_nodes(exported_program: ExportedProgram, partition_tags: di
     runtime_inputs = set(exported_program.graph_signature.user_inputs)
     spec = next(iter(partition_tags.values()), None)
     chosen = {node for node in graph.nodes if partition_of(node) is not None}
-    while handed_back := nodes_to_hand_back(graph, runtime_inputs):
+    differing = semantics_to_hand_back(graph, ValueRanges(exported_program), runtime_inputs, partition_of,
+                                       special_values)
+    for node, why in differing.items():
+        node.meta[HANDED_BACK_BECAUSE] = why
+    while handed_back := nodes_to_hand_back(graph, runtime_inputs, set(differing)):
         for node in handed_back:
             if is_layout_changing_aten_clone(node):
                 refuse_layout_changing_copy(node)

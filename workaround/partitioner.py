@@ -37,33 +37,54 @@ from workaround.exclusion import TAG, hand_back_unsafe_nodes
 from workaround.inline_blobs import INLINE_BLOBS
 from workaround.patches import MethodPatch
 from workaround.provenance import mark_partitioned_nodes
+from workaround.semantics import EXACT_WHEN_KEPT, SPECIAL_VALUES, only_float32_or_16
 
 
 def _ops_to_keep_for_the_delegate(stock, exported_program):
-    """The stock list of ops kept undecomposed (stack, upsampling, ...), minus the nodes that may be handed
-    back: those must be decomposed into ops ExecuTorch's kernels can run."""
+    """The stock list of ops kept undecomposed (stack, upsampling, ...) and those OpenVINO computes exactly
+    only undecomposed (``workaround.semantics.EXACT_WHEN_KEPT``), each only if OpenVINO's support list has it
+    (stock keeps ``pixel_shuffle``, which it then cannot delegate, so lowering fails); minus the nodes that may
+    be handed back: those must be decomposed into ops ExecuTorch's kernels can run."""
     ops, stock_filter = KEEP_RULE.stock(stock, exported_program)
+    ops = [op for op in dict.fromkeys([*ops, *EXACT_WHEN_KEPT]) if openvino_supports(op)]
 
     def keep(node):
-        return (stock_filter is None or stock_filter(node)) and not may_cross_a_boundary_it_cannot(node)
+        return ((stock_filter is None or stock_filter(node)) and not may_cross_a_boundary_it_cannot(node)
+                and only_float32_or_16(node))
 
     return ops, keep
 
 
-def _partition_without_escaping_copies(stock, exported_program):
+def openvino_supports(op):
+    """Whether OpenVINO's PyTorch frontend lists ``op`` (the list the stock partitioner consults)."""
+    from openvino.frontend.pytorch.torchdynamo.op_support import OperatorSupport
+
+    return f"torch.ops.{op}" in OperatorSupport([])._support_dict
+
+
+def _partition_without_escaping_copies(stock, exported_program, special_values="openvino"):
     # The stock method, kept before any install(), so both routes run the stock rule exactly once.
     declare_ambiguous_layouts_default(exported_program)
     result = COPY_RULE.stock(stock, exported_program)
-    tags = hand_back_unsafe_nodes(result.tagged_exported_program, result.partition_tags)
+    tags = hand_back_unsafe_nodes(result.tagged_exported_program, result.partition_tags, special_values)
     mark_partitioned_nodes(result.tagged_exported_program, TAG)
     return PartitionResult(tagged_exported_program=result.tagged_exported_program, partition_tags=tags)
 
 
 class CopySafeOpenvinoPartitioner(Partitioner):
-    """OpenvinoPartitioner plus the copy exclusion. The stock class is final, so this composes it."""
+    """OpenvinoPartitioner plus the copy exclusion and the semantics guards. The stock class is final, so
+    this composes it.
+
+    ``special_values="torch"`` also hands back the ops OpenVINO treats NaN, +-inf and -0.0 differently in
+    (``relu``, ``softmax``, ``max_pool``, ``exp``, comparisons, ...: ``workaround.semantics``), at the cost
+    of most of a model's delegation; ``"openvino"`` (the default) leaves them to OpenVINO.
+    """
 
     def __init__(self, compile_spec: list[CompileSpec], op_types_to_skip: set[str] | None = None,
-                 op_names_to_skip: set[str] | None = None) -> None:
+                 op_names_to_skip: set[str] | None = None, *, special_values: str = "openvino") -> None:
+        if special_values not in SPECIAL_VALUES:
+            raise ValueError(f"special_values must be one of {SPECIAL_VALUES}, not {special_values!r}")
+        self.special_values = special_values
         self.stock = OpenvinoPartitioner(compile_spec, op_types_to_skip, op_names_to_skip)
         super().__init__()
         self.delegation_spec = self.stock.delegation_spec
@@ -74,7 +95,7 @@ class CopySafeOpenvinoPartitioner(Partitioner):
         return _ops_to_keep_for_the_delegate(self.stock, ep)
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:
-        return _partition_without_escaping_copies(self.stock, exported_program)
+        return _partition_without_escaping_copies(self.stock, exported_program, self.special_values)
 
 
 COPY_RULE = MethodPatch(OpenvinoPartitioner, "partition", _partition_without_escaping_copies)

@@ -1,0 +1,226 @@
+"""Ops OpenVINO's CPU plugin computes differently from PyTorch: the partitioner hands them back to ExecuTorch.
+
+Each rule was measured (executorch 1.5.1, OpenVINO 2025.4.1 - 2026.4.1, plain OpenVINO giving the same
+values as the delegate; ``docs/design.md``, "Semantics") and is stated as a reason a node is handed back:
+
+- **float64** is computed in f32 (``1e300 * 2`` is ``inf``... or FLT_MAX): every node that reads or makes one.
+- **int16, bfloat16 and other dtypes the frontend cannot map** fail at lowering (``KeyError: torch.int16``).
+- **int64 is computed in 32 bits**, even through a reshape (2**40 arrives as 0): every node that reads or
+  makes an int64 tensor whose values are not proven to fit int32 (``workaround.value_ranges``). Position
+  ids, masks and index arithmetic built from ``arange`` and shapes are proven, and stay.
+- **uint8 / int8 arithmetic saturates** where PyTorch wraps (250 + 10 is 255, not 4): every node that makes
+  such a tensor without a proof that its exact values fit the dtype (copies, views and quantization do).
+- **integer division and remainder go through f32**, and **trunc division through an i32 convert**
+  (123456789 // 10 is 12345679; 1e10 / 1 truncated is -2**31): ``div`` with ``rounding_mode="trunc"``,
+  integer ``div`` with ``"floor"`` and ``floor_divide``, every ``fmod`` and ``remainder`` (floats lose the
+  remainder of a large quotient: fmod(1e9 + 1.5, 3) is 0).
+- **the Abs of a constant is dropped at compile time** (``Abs(Range(-2, 2))`` gives ``[-2 -1 0 1]``):
+  what edge's decomposition of reflection padding makes. A constant ``abs`` goes, with the constant
+  computation that feeds it. ``reflection_pad2d``, which OpenVINO converts to its own exact ``Pad``, is
+  instead kept undecomposed (``ops_to_keep``).
+- **average pooling** divides the last ``ceil_mode`` window by the whole kernel when it also counts
+  padding; and ``divisor_override`` fails at lowering.
+
+**IEEE special values** (NaN, +-inf, -0.0) are a choice, ``special_values``: with ``"torch"`` the ops
+measured to treat them differently (``IEEE_DIFFERENCES``: NaN dropped by ``relu``, ``clamp``, ``maximum``,
+max/min reductions and ``max_pool``; ``x > nan`` true; ``exp(nan)`` inf; a NaN row of ``softmax`` 0; all
+``-inf`` reduced to -FLT_MAX; ...) are handed back too. With ``"openvino"``, the default, they stay: they
+are most of a vision or transformer model's ops, and on finite values OpenVINO is right.
+
+Rules that need the value ranges take a ``ValueRanges``; the others look at the node alone.
+"""
+
+from collections.abc import Iterator
+
+import torch
+
+from workaround.copy_ops import aten_op
+from workaround.value_ranges import CONVERTING, ValueRanges, integral_dtype
+
+aten = torch.ops.aten
+NOT_COMPUTED_AS_PYTORCH = {
+    torch.float64: "float64 is computed in float32",
+    torch.int16: "OpenVINO's frontend cannot take int16 tensors",
+    torch.uint16: "OpenVINO's frontend cannot take uint16 tensors",
+    torch.uint32: "OpenVINO's frontend cannot take uint32 tensors",
+    torch.uint64: "OpenVINO's frontend cannot take uint64 tensors",
+    torch.bfloat16: "OpenVINO's frontend cannot take bfloat16 tensors",
+    torch.complex64: "OpenVINO's frontend cannot take complex tensors",
+    torch.complex128: "OpenVINO's frontend cannot take complex tensors",
+}
+SATURATING = (torch.uint8, torch.int8)
+DIVIDING = {aten.div.Tensor_mode, aten.div.Scalar_mode, aten.floor_divide.default, aten.floor_divide.Scalar}
+REMAINDERS = {aten.fmod.Tensor, aten.fmod.Scalar, aten.remainder.Tensor, aten.remainder.Scalar,
+              aten.remainder.Scalar_Tensor}
+AVERAGE_POOLS = {aten.avg_pool2d.default, aten.avg_pool3d.default}
+# Kept undecomposed where OpenVINO's support list has them: OpenVINO converts them to its own exact op.
+EXACT_WHEN_KEPT = (aten.reflection_pad2d.default,)
+# What each op does with special values in OpenVINO's CPU plugin, measured against PyTorch on
+# [nan, 1, -2, -0.0], [-inf, inf, 0.5, nan] and an all -inf tensor (2026.4.1).
+_DROPS_NAN = "drops NaN (PyTorch propagates it)"
+IEEE_DIFFERENCES = {
+    **dict.fromkeys([aten.relu.default, aten.clamp.default, aten.clamp.Tensor, aten.hardtanh.default,
+                     aten.maximum.default, aten.minimum.default, aten.amin.default, aten.argmin.default,
+                     aten.min.dim, aten.argmax.default, aten.topk.default, aten.sort.default], _DROPS_NAN),
+    **dict.fromkeys([aten.amax.default, aten.max.dim, aten.max_pool2d_with_indices.default,
+                     aten.max_pool3d_with_indices.default, aten.max_pool2d.default, aten.max_pool3d.default],
+                    f"{_DROPS_NAN}, and gives -FLT_MAX for a window of -inf"),
+    **dict.fromkeys([aten.gt.Tensor, aten.gt.Scalar, aten.ge.Tensor, aten.ge.Scalar],
+                    "is true when an operand is NaN"),
+    **dict.fromkeys([aten._softmax.default, aten._log_softmax.default],
+                    "gives 0 (log: -inf) beside a NaN where PyTorch gives NaN"),
+    aten.exp.default: "gives inf for NaN",
+}
+INT32 = torch.int32
+FLOAT32_EXACT = 2**24  # float32 holds every integer of at most this magnitude
+
+
+def tensors(value: object) -> list[torch.Tensor]:
+    return [leaf for leaf in torch.utils._pytree.tree_leaves(value) if isinstance(leaf, torch.Tensor)]
+
+
+def tensors_touched(node: torch.fx.Node) -> Iterator[torch.Tensor]:
+    """The tensors a node makes and the tensors it reads."""
+    yield from tensors(node.meta.get("val"))
+    for argument in node.all_input_nodes:
+        yield from tensors(argument.meta.get("val"))
+
+
+def unsupported_dtype(node: torch.fx.Node) -> str | None:
+    """Why a dtype the node touches is not computed as PyTorch does, or None."""
+    return next((NOT_COMPUTED_AS_PYTORCH[tensor.dtype] for tensor in tensors_touched(node)
+                 if tensor.dtype in NOT_COMPUTED_AS_PYTORCH), None)
+
+
+def only_float32_or_16(node: torch.fx.Node) -> bool:
+    """Whether every tensor the node touches is float32 or float16: no rule here can hand such a node back
+    for its dtype (used for the ops kept undecomposed, which must end up delegated)."""
+    return all(tensor.dtype in (torch.float32, torch.float16) for tensor in tensors_touched(node))
+
+
+def int64_out_of_int32(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
+    for value in (node, *node.all_input_nodes):
+        if integral_dtype(value) is torch.int64 and not ranges[value].within(INT32):
+            interval = ranges[value]
+            return (f"int64 is computed in 32 bits, and {value.name} may hold values in "
+                    f"[{interval.low}, {interval.high}]")
+    return None
+
+
+def wraps_around(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
+    """uint8 / int8 arithmetic whose exact result may leave the dtype. Conversions into them wrap in
+    OpenVINO as in PyTorch (measured: int32 300 -> uint8 44), so they stay."""
+    dtype = integral_dtype(node)
+    if dtype in SATURATING and node.op == "call_function" and aten_op(node) not in CONVERTING and not (
+            ranges.proven(node) and ranges[node].within(dtype)):
+        return f"{dtype} arithmetic saturates in OpenVINO where PyTorch wraps around"
+    return None
+
+
+def exact_in_float32(node: torch.fx.Node, ranges: ValueRanges) -> bool:
+    """Whether every integer operand is proven to lie within +-2**24, where float32 holds integers exactly."""
+    operands = [argument for argument in node.all_input_nodes if integral_dtype(argument) is not None]
+    return bool(operands) and all(ranges.proven(operand) and ranges[operand].within_magnitude(FLOAT32_EXACT)
+                                  for operand in operands)
+
+
+def divides_differently(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
+    """Division and remainder OpenVINO computes through float32 or an int32 convert. Integer operands proven
+    within +-2**24 stay: float32 represents them, their quotients and remainders exactly."""
+    op = aten_op(node)
+    integers = integral_dtype(node) is not None
+    if integers and exact_in_float32(node, ranges):
+        return None
+    if op in REMAINDERS:
+        return "fmod / remainder lose the remainder of a large quotient (computed through float32)"
+    if op not in DIVIDING:
+        return None
+    if op in (aten.floor_divide.default, aten.floor_divide.Scalar):
+        rounding = "floor"
+    else:
+        rounding = node.kwargs.get("rounding_mode", node.args[2] if len(node.args) > 2 else None)
+    if rounding == "trunc":
+        return "trunc division goes through an int32 convert (quotients beyond 2**31, inf and NaN break)"
+    if rounding == "floor" and integers:
+        return "integer floor division goes through float32 (wrong above 2**24)"
+    return None
+
+
+def depends_on_no_input(node: torch.fx.Node, runtime_inputs: set[str]) -> bool:
+    """Whether the node's value is a constant: no user input flows into it."""
+    seen, frontier = {node}, [node]
+    while frontier:
+        current = frontier.pop()
+        if current.op == "placeholder" and current.name in runtime_inputs:
+            return False
+        for argument in current.all_input_nodes:
+            if argument not in seen:
+                seen.add(argument)
+                frontier.append(argument)
+    return True
+
+
+def constant_abs_and_what_feeds_it(node: torch.fx.Node, runtime_inputs: set[str]) -> set[torch.fx.Node]:
+    """A constant ``abs`` (OpenVINO drops it at compile time) and the constant computation feeding it."""
+    if aten_op(node) is not aten.abs.default or not depends_on_no_input(node, runtime_inputs):
+        return set()
+    found, frontier = {node}, [node]
+    while frontier:
+        for argument in frontier.pop().all_input_nodes:
+            if argument.op == "call_function" and argument not in found:
+                found.add(argument)
+                frontier.append(argument)
+    return found
+
+
+def pools_differently(node: torch.fx.Node) -> str | None:
+    if aten_op(node) not in AVERAGE_POOLS:
+        return None
+    defaults = ([], [], [0], False, True, None)  # kernel, stride, padding, ceil_mode, count_include_pad, divisor
+    padding, ceil_mode, count_include_pad, divisor = (*node.args[1:], *defaults[len(node.args) - 1:])[2:]
+    if divisor is not None:
+        return "avg_pool with divisor_override fails to convert in OpenVINO's frontend"
+    if ceil_mode and count_include_pad and any(padding):
+        return "avg_pool with ceil_mode, count_include_pad and padding divides the last window by the kernel"
+    return None
+
+
+def special_values_differ(node: torch.fx.Node) -> str | None:
+    """Why OpenVINO treats NaN, +-inf or -0.0 differently in this node, or None."""
+    op = aten_op(node)
+    floats = [tensor for tensor in tensors_touched(node) if tensor.dtype.is_floating_point]
+    if not floats:
+        return None
+    if op in IEEE_DIFFERENCES:
+        return f"{op} {IEEE_DIFFERENCES[op]}"
+    made = tensors(node.meta.get("val"))
+    if op in CONVERTING and made and made[0].dtype is torch.bool:
+        return "a float converted to bool gives False for NaN (PyTorch: True)"
+    if op in DIVIDING and not integral_dtype(node):
+        return "floor division of a float gives +-inf where PyTorch gives NaN (inf / 1)"
+    return None
+
+
+SPECIAL_VALUES = ("openvino", "torch")  # whose semantics for NaN, +-inf and -0.0 the program follows
+
+
+def computes_differently(node: torch.fx.Node, ranges: ValueRanges, special_values: str = "openvino") -> str | None:
+    """Why OpenVINO would compute this node differently from PyTorch, or None."""
+    return (unsupported_dtype(node) or int64_out_of_int32(node, ranges) or wraps_around(node, ranges)
+            or divides_differently(node, ranges) or pools_differently(node)
+            or (special_values_differ(node) if special_values == "torch" else None))
+
+
+def semantics_to_hand_back(graph: torch.fx.Graph, ranges: ValueRanges, runtime_inputs: set[str],
+                           partition_of, special_values: str = "openvino") -> dict[torch.fx.Node, str]:
+    """{tagged node: why} for every node OpenVINO would compute differently from PyTorch."""
+    found: dict[torch.fx.Node, str] = {}
+    for node in graph.nodes:
+        if partition_of(node) is None:
+            continue
+        if reason := computes_differently(node, ranges, special_values):
+            found[node] = reason
+        for fed in constant_abs_and_what_feeds_it(node, runtime_inputs):
+            if partition_of(fed) is not None:
+                found.setdefault(fed, "OpenVINO drops the Abs of a constant at compile time")
+    return found
