@@ -12,14 +12,17 @@ A pytest plugin (``pytest_plugins`` in the conftest loads it).
 
 import pytest
 
-CAPABILITIES = ("copies", "channels-last", "by-path", "guards", "policy", "property-based")
+from workaround.computed_differently import SEMANTICS
+
+CAPABILITIES = ("copies", "channels-last", "by-path", "guards", "semantics", "policy", "property-based")
 # What each kind of post-lowering check finding is about (``workaround.check``).
 FINDING_CAPABILITIES = {"pass_through_output": "copies", "non_default_dim_order": "channels-last",
                         "delegate_blob_in_segment": "by-path", "empty_or_0d_argument": "guards",
-                        "dynamic_shaped_output": "guards", "empty_constant_segment": "by-path"}
+                        "dynamic_shaped_output": "guards", "empty_constant_segment": "by-path",
+                        **dict.fromkeys(SEMANTICS, "semantics")}
 # The capability a catalogue case checks, by its group (``repro.harness.catalogue.GROUPS``).
 CASE_GROUP_CAPABILITIES = {"copies": "copies", "dim order": "channels-last", "constants": "by-path",
-                           "guards": "guards"}
+                           "guards": "guards", "semantics": "semantics"}
 _state = {"lowering": None, "spec": None, "results": {}}
 
 

@@ -86,6 +86,24 @@ def ad_hoc_case(function, inputs, name="ad_hoc", **options):
     return Case(name, name, function, lambda: tuple(t.clone() for t in inputs), **options)
 
 
+def tagged(function, inputs, partitioner_class=None, skip_dim_order=False, dynamic_shapes=None, **options):
+    """(edge program after partitioning, partition tags): to_edge, then only the tagging of the partitioner
+    (``CopySafeOpenvinoPartitioner`` by default, given ``options``), without compiling anything."""
+    import torch
+    from executorch.exir import to_edge
+    from executorch.exir.backend.backend_details import CompileSpec
+
+    from repro.harness.lowering import compile_config
+    from workaround import CopySafeOpenvinoPartitioner
+
+    case = ad_hoc_case(function, inputs, "graph", skip_dim_order=skip_dim_order)
+    exported = torch.export.export(case.module(), inputs, dynamic_shapes=dynamic_shapes and dynamic_shapes())
+    program = to_edge(exported, compile_config=compile_config(case)).exported_program()
+    result = (partitioner_class or CopySafeOpenvinoPartitioner)([CompileSpec("device", b"CPU")],
+                                                                 **options).partition(program)
+    return program, result.partition_tags
+
+
 def lower_save_run(case, lowering, runner, folder, serialize=None):
     """(program manager, run): ``case`` lowered as ``lowering`` says, serialized (``serialize(edge)``, by default
     ``edge.to_executorch()``), written to ``folder`` and run once by ``runner`` (a ``ProgramRunner``)."""

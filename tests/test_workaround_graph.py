@@ -7,36 +7,24 @@ Structure is checked by op identity, never by generated node names.
 
 import pytest
 
-from tests.helpers import ad_hoc_case, skip_module_without_executorch_path
+from tests.helpers import skip_module_without_executorch_path, tagged
 
 skip_module_without_executorch_path()
 import torch  # noqa: E402
 from executorch.backends.openvino.partitioner import OpenvinoPartitioner  # noqa: E402
-from executorch.exir import to_edge  # noqa: E402
-from executorch.exir.backend.backend_details import CompileSpec  # noqa: E402
 
-from repro.harness import catalogue, lowering  # noqa: E402
+from repro.harness import catalogue  # noqa: E402
 from repro.harness.program_contents import op_name  # noqa: E402
-from workaround import CopySafeOpenvinoPartitioner, UnsafeCopyError  # noqa: E402
+from workaround import UnsafeCopyError  # noqa: E402
 from workaround.copy_ops import PASS_THROUGH_COPY_OPS, aten_op  # noqa: E402
 from workaround.exclusion import TAG, copies_to_hand_back, depends_on_itself, partition_of  # noqa: E402
 
-SPEC = [CompileSpec("device", b"CPU")]
 CLONE, ALIAS = "dim_order_ops._clone_dim_order.default", "aten.alias_copy.default"
 SIN, ADD, SUM = "aten.sin.default", "aten.add.Tensor", "aten.sum.dim_IntList"
 TO_DIM_ORDER = "dim_order_ops._to_dim_order_copy.default"  # dtype or layout conversions
 CONV = "aten.convolution.default"
 
 
-def tagged(function, inputs, partitioner_class=CopySafeOpenvinoPartitioner, skip_dim_order=False,
-           dynamic_shapes=None):
-    """(edge program after partitioning, partition tags): to_edge, then the partitioner's tagging only."""
-    case = ad_hoc_case(function, inputs, "graph", skip_dim_order=skip_dim_order)
-    exported = torch.export.export(case.module(), inputs, dynamic_shapes=dynamic_shapes and dynamic_shapes())
-    edge = to_edge(exported, compile_config=lowering.compile_config(case))
-    program = edge.exported_program()
-    result = partitioner_class(SPEC).partition(program)
-    return program, result.partition_tags
 
 
 def membership(program):

@@ -14,8 +14,10 @@ compilation. Each input whose dim order ``d`` is not the default becomes
 in memory order, then the logical tensor restored), each such output
 ``Transpose(d) -> Reshape(ShapeOf)`` (the bytes written in the order ExecuTorch expects). The
 targets come from ``ShapeOf``, so dynamic dimensions work. A partition whose boundary is all in
-the default dim order, and that asks for no inference precision, goes to the stock preprocess
-untouched, and so does every partition the copy-safe rule did not make (``workaround.provenance``).
+the default dim order, that asks for no inference precision and has no int64 boundary tensor, goes to the
+stock preprocess untouched, and so does every partition the copy-safe rule did not make
+(``workaround.provenance``). An int64 boundary tensor is named ``executorch_int64_within_int32:<position>``:
+the partitioner proved its values fit int32, the precision OpenVINO computes int64 in.
 
 The converted tensors carry the names ``executorch_input_dim_order:<port>:0,2,3,1`` /
 ``executorch_output_dim_order:...`` (``workaround.boundary_marks``), which survive
@@ -31,7 +33,7 @@ import torch
 from executorch.backends.openvino.preprocess import OpenvinoBackend
 from executorch.exir.backend.backend_details import PreprocessResult
 
-from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, mark
+from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, int64_mark, mark
 from workaround.dim_order import dim_order, is_default
 from workaround.patches import MethodPatch
 from workaround.provenance import made_by_workaround
@@ -44,15 +46,21 @@ TORCH_TO_OPENVINO_TYPES = {torch.float32: "f32", torch.float64: "f64", torch.flo
                            torch.uint8: "u8", torch.bool: "boolean"}
 
 
-def boundary_dim_orders(edge_program):
-    """(dim order of each user input, dim order of each output) of a partition; None for non-tensors."""
+def boundary_values(edge_program):
+    """(the example value of each user input, of each output) of a partition; None for non-nodes."""
     user_inputs = set(edge_program.graph_signature.user_inputs)
-    inputs = [dim_order(node.meta.get("val")) for node in edge_program.graph.nodes
+    inputs = [node.meta.get("val") for node in edge_program.graph.nodes
               if node.op == "placeholder" and node.name in user_inputs]
     output = next(node for node in edge_program.graph.nodes if node.op == "output")
-    outputs = [dim_order(arg.meta.get("val")) if isinstance(arg, torch.fx.Node) else None
+    outputs = [arg.meta.get("val") if isinstance(arg, torch.fx.Node) else None
                for arg in torch.utils._pytree.tree_leaves(output.args[0])]
     return inputs, outputs
+
+
+def boundary_dim_orders(edge_program):
+    """(dim order of each user input, dim order of each output) of a partition; None for non-tensors."""
+    inputs, outputs = boundary_values(edge_program)
+    return [dim_order(value) for value in inputs], [dim_order(value) for value in outputs]
 
 
 def constant(values):
@@ -85,6 +93,21 @@ def write_output_in(model, index, order):
     labelled = ops.reshape(in_memory_order, ops.shape_of(value), False)
     result.input(0).replace_source_output(labelled.output(0))
     model.outputs[index].get_tensor().set_names({mark(OUTPUT_MARK, index, order)})
+
+
+def mark_int64_boundaries(model, examples, output_values):
+    """Name every int64 boundary tensor as proven within int32: the partitioner handed back every node whose
+    int64 values it could not prove so (``workaround.semantics``), and the checker reads the names back."""
+    ports = [*model.inputs, *model.outputs]
+    values = [*examples, *output_values]
+    for position, (port, value) in enumerate(zip(ports, values, strict=True)):
+        if isinstance(value, torch.Tensor) and value.dtype is torch.int64:
+            port.get_tensor().set_names(port.get_names() | {int64_mark(position)})
+
+
+def int64_boundary(examples, output_values):
+    return any(isinstance(value, torch.Tensor) and value.dtype is torch.int64
+               for value in [*examples, *output_values])
 
 
 def honour_dim_orders(model, input_orders, output_orders):
@@ -128,18 +151,21 @@ def preprocess(cls, edge_program, compile_specs):
     if not made_by_workaround(edge_program.graph):
         return BOUNDARY_DIM_ORDERS.stock.__func__(cls, edge_program, compile_specs)
     input_orders, output_orders = boundary_dim_orders(edge_program)  # before the passes revert dim-order ops
+    _, output_values = boundary_values(edge_program)
     options = {spec.key: spec.value.decode() for spec in compile_specs}
     precision = options.get(PRECISION_KEY)
-    if all(map(is_default, input_orders + output_orders)) and precision is None:
+    user_inputs = set(edge_program.graph_signature.user_inputs)
+    examples = [node.meta["val"] for node in edge_program.graph.nodes if node.target in user_inputs]
+    if all(map(is_default, input_orders + output_orders)) and precision is None and not int64_boundary(
+            examples, output_values):
         return BOUNDARY_DIM_ORDERS.stock.__func__(cls, edge_program, compile_specs)
     for pass_class in (DimOrderOpsRevertPass, DecomposeFloorDividePass):
         result = pass_class()(edge_program.graph_module)
         if result and result.graph_module:
             edge_program._graph_module = result.graph_module
-    user_inputs = set(edge_program.graph_signature.user_inputs)
-    examples = [node.meta["val"] for node in edge_program.graph.nodes if node.target in user_inputs]
     model = convert(edge_program.module(), examples)
     honour_dim_orders(model, input_orders, output_orders)
+    mark_int64_boundaries(model, examples, output_values)
     config = {"INFERENCE_PRECISION_HINT": precision} if precision else {}
     compiled = Core().compile_model(model, options.get("device", "CPU"), config)
     return PreprocessResult(processed_bytes=compiled.export_model().getvalue())

@@ -1,4 +1,5 @@
-"""The names that mark a compiled OpenVINO model as honouring its boundary tensors' dim orders.
+"""The names that mark a compiled OpenVINO model as honouring its boundary tensors' dim orders (and as having
+its int64 boundary tensors' values proven within int32).
 
 The workaround's preprocess names each converted input and output tensor
 ``executorch_input_dim_order:<port>:0,2,3,1`` / ``executorch_output_dim_order:<port>:0,2,3,1``;
@@ -8,10 +9,22 @@ tensor names unique (a second identical name would get a suffix).
 """
 
 INPUT_MARK, OUTPUT_MARK = "executorch_input_dim_order:", "executorch_output_dim_order:"
+# On an int64 boundary tensor (its argument position: inputs, then outputs) whose values the workaround proved
+# within int32 (workaround.value_ranges), which OpenVINO's CPU plugin computes int64 in.
+INT64_WITHIN_INT32_MARK = "executorch_int64_within_int32:"
 
 
 def mark(prefix, port, order):
     return f"{prefix}{port}:" + ",".join(map(str, order))
+
+
+def int64_mark(position):
+    return f"{INT64_WITHIN_INT32_MARK}{position}"
+
+
+def read_int64_mark(name):
+    """The argument position an int64 mark names, or None for any other name."""
+    return int(name.removeprefix(INT64_WITHIN_INT32_MARK)) if name.startswith(INT64_WITHIN_INT32_MARK) else None
 
 
 def read_mark(prefix, name):

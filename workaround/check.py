@@ -12,6 +12,10 @@ contiguous, which gives wrong values for any layout-sensitive op, unless the com
 model marks that it reads or writes it in that order (``workaround.boundary_marks``,
 which the workaround's partitions carry).
 
+It flags what OpenVINO's CPU plugin computes differently from PyTorch, where the program shows it
+(``workaround.computed_differently``: float64 and int64 boundary tensors, uint8 / int8 arithmetic on
+boundary tensors, integer arithmetic through float32, trunc division through int32).
+
 It flags delegate arguments the delegate cannot run at all: a 0-d or 0-size tensor fails at run
 time (``empty_or_0d_argument``), and a dynamic-shaped output is never resized, so it comes back
 with its upper bound's shape (``dynamic_shaped_output``).
@@ -46,6 +50,7 @@ from typing import TYPE_CHECKING
 
 from workaround import pte_reader
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, read_mark
+from workaround.computed_differently import SEMANTICS, semantics_findings
 from workaround.layouts import same_layout
 from workaround.provenance import OPENVINO_BACKEND
 
@@ -56,7 +61,7 @@ EXIT_CLEAN, EXIT_AFFECTED, EXIT_UNREADABLE = 0, 1, 2
 
 
 KINDS = ("pass_through_output", "non_default_dim_order", "empty_or_0d_argument", "dynamic_shaped_output",
-         "delegate_blob_in_segment", "empty_constant_segment")
+         "delegate_blob_in_segment", "empty_constant_segment", *SEMANTICS)
 # The releases measured to crash (or read freed memory) by path with a blob in a segment.
 USE_AFTER_FREE_RELEASES = "OpenVINO 2026.4.0 and later (measured: 2026.4.0, 2026.4.1; 2026.3.1 and older are safe)"
 
@@ -174,10 +179,12 @@ def compiled_model_findings(index, delegate, compiled):
                          "as if it were contiguous, so the values are wrong unless every op between it and "
                          "the partition's edge is elementwise")
                  for position, order in unhonoured_dim_orders(delegate, compiled)]
-    return findings + [Finding(kind, index, position, f"argument {position} of OpenVINO delegate {index} ({what}) "
-                               f"{UNRUNNABLE[kind]}; lower with the workaround's partitioner, which keeps such "
-                               "tensors inside ExecuTorch")
-                       for kind, position, what in unrunnable_arguments(delegate, compiled)]
+    findings += [Finding(kind, index, position, f"argument {position} of OpenVINO delegate {index} ({what}) "
+                         f"{UNRUNNABLE[kind]}; lower with the workaround's partitioner, which keeps such "
+                         "tensors inside ExecuTorch")
+                 for kind, position, what in unrunnable_arguments(delegate, compiled)]
+    return findings + [Finding(kind, index, position, f"OpenVINO delegate {index}: {what}")
+                       for kind, position, what in semantics_findings(delegate, compiled)]
 
 
 def segment_finding(index, delegate):

@@ -16,7 +16,11 @@ PROGRAM_EXECUTION_PLAN, PROGRAM_DELEGATE_DATA, PROGRAM_SEGMENTS, PROGRAM_CONSTAN
 SUBSEGMENT_INDEX, SUBSEGMENT_OFFSETS = 0, 1
 PLAN_VALUES, PLAN_CHAINS, PLAN_DELEGATES = 2, 5, 7
 EVALUE_TYPE, EVALUE_VALUE, KERNEL_TYPE_TENSOR = 0, 1, 5
-TENSOR_SIZES, TENSOR_DIM_ORDER, TENSOR_DATA_BUFFER, TENSOR_ALLOCATION, TENSOR_SHAPE_DYNAMISM = 2, 3, 5, 6, 8
+TENSOR_SCALAR_TYPE, TENSOR_SIZES, TENSOR_DIM_ORDER, TENSOR_DATA_BUFFER, TENSOR_ALLOCATION = 0, 2, 3, 5, 6
+TENSOR_SHAPE_DYNAMISM = 8
+# ExecuTorch's ScalarType (scalar_type.fbs) by the names torch gives the dtypes.
+SCALAR_TYPES = {0: "uint8", 1: "int8", 2: "int16", 3: "int32", 4: "int64", 5: "float16", 6: "float32",
+                7: "float64", 11: "bool", 15: "bfloat16", 27: "uint16", 28: "uint32", 29: "uint64"}
 CHAIN_INSTRUCTIONS = 2
 INSTRUCTION_TYPE, INSTRUCTION_VALUE, INSTRUCTION_DELEGATE_CALL = 0, 1, 2
 DELEGATE_CALL_INDEX, DELEGATE_CALL_ARGS = 0, 1
@@ -89,6 +93,7 @@ class TensorValue:
     sizes: list
     dim_order: list
     dynamic: bool
+    dtype: str  # torch's name for its scalar type ("float32", "int64", ...; "scalar type N" if unnamed)
 
 
 @dataclass(frozen=True)
@@ -103,9 +108,11 @@ def _tensor(evalue):
     tag, tensor = evalue.union(EVALUE_TYPE, EVALUE_VALUE)
     if tag != KERNEL_TYPE_TENSOR:
         return None
+    scalar_type = tensor.scalar(TENSOR_SCALAR_TYPE, number_types.Int8Flags)
     return TensorValue(tensor.numbers(TENSOR_SIZES, number_types.Int32Flags),
                        tensor.numbers(TENSOR_DIM_ORDER, number_types.Uint8Flags),
-                       tensor.scalar(TENSOR_SHAPE_DYNAMISM, number_types.Int8Flags) != 0)
+                       tensor.scalar(TENSOR_SHAPE_DYNAMISM, number_types.Int8Flags) != 0,
+                       SCALAR_TYPES.get(scalar_type, f"scalar type {scalar_type}"))
 
 
 def segment_base(pte):

@@ -13,7 +13,8 @@ The proof is interval arithmetic over the graph, in exact Python integers (no wr
 - parameters, buffers and lifted constants hold their actual values;
 - ``arange``, ``full`` and friends hold what their arguments say; copies, views, concatenations and
   selections hold what their sources hold; ``add``, ``sub``, ``mul``, ``neg``, ``abs``, ``sum`` and
-  ``cumsum`` follow the arithmetic; indices made by ``argmax``, ``topk`` or ``sort`` lie within the size;
+  ``cumsum`` follow the arithmetic; integer quotients are no larger than their dividends, remainders
+  smaller than their divisors; indices made by ``argmax``, ``topk`` or ``sort`` lie within the size;
 - anything else holds any value of its dtype.
 
 Only integer and bool tensors get a range; floats are not tracked.
@@ -222,6 +223,24 @@ def summed(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
     return found.scaled(count) if found is not None and count is not None else None
 
 
+def quotient(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
+    """An integer quotient is no larger in magnitude than its dividend (the divisor is a nonzero integer)."""
+    found = ranges.of(node.args[0])
+    if found is None:
+        return None
+    magnitude = max(abs(found.low), abs(found.high))
+    return Interval(-magnitude, magnitude)
+
+
+def remainder(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
+    """An integer remainder is smaller in magnitude than its divisor."""
+    found = ranges.of(node.args[1])
+    if found is None:
+        return None
+    magnitude = max(abs(found.low), abs(found.high))
+    return Interval(-max(magnitude - 1, 0), max(magnitude - 1, 0))
+
+
 def quantized(low: int, high: int) -> Rule:
     """Quantization: the result holds [quant_min, quant_max], at these argument positions."""
     return lambda ranges, node: ranges.union([node.args[low], node.args[high]])
@@ -265,6 +284,9 @@ RULES: dict[object, Rule] = {
     aten.neg.default: negated,
     aten.abs.default: absolute,
     **dict.fromkeys([aten.sum.dim_IntList, aten.sum.default, aten.cumsum.default], summed),
+    **dict.fromkeys([aten.div.Tensor_mode, aten.div.Scalar_mode, aten.floor_divide.default], quotient),
+    **dict.fromkeys([aten.remainder.Tensor, aten.remainder.Scalar, aten.fmod.Tensor, aten.fmod.Scalar],
+                    remainder),
     torch.ops.quantized_decomposed.quantize_per_tensor.default: quantized(3, 4),
     torch.ops.quantized_decomposed.quantize_per_tensor.tensor: quantized(3, 4),
     torch.ops.quantized_decomposed.quantize_per_channel.default: quantized(4, 5),

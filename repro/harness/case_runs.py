@@ -24,11 +24,20 @@ REFUSALS = ("UnsafeCopyError", "DimOrderError")
 
 
 def max_abs_diff(actual, expected):
+    """The largest difference between two tensors of one shape and dtype (inf when those differ). Integers
+    are compared exactly (an int64 beyond 2**53 too); NaN must stand where eager has NaN, and an infinity
+    must match eager's."""
     if actual.shape != expected.shape or actual.dtype != expected.dtype:
         return float("inf")
-    if actual.numel() == 0:
+    if actual.numel() == 0 or torch.equal(actual, expected):
         return 0.0
-    return float((actual.detach().double() - expected.detach().double()).abs().max())
+    if not (actual.is_floating_point() or actual.is_complex()):  # unequal integers (or bools)
+        return max(float((actual.double() - expected.double()).abs().max()), 1.0)
+    actual, expected = actual.detach().double(), expected.detach().double()
+    if not torch.equal(actual.isnan(), expected.isnan()):
+        return float("inf")
+    differs = (actual != expected) & ~expected.isnan()
+    return float((actual - expected).abs()[differs].max()) if differs.any() else 0.0
 
 
 def dim_order(tensor):
@@ -70,7 +79,7 @@ def load_outcome(case, run, inputs, expected, declared):
         return {"outcome": outcome, "detail": run.detail, "outputs": None, "inputs_intact": None}
     rows = compare_outputs(case, run.outputs, expected, declared)
     return {"outcome": "correct" if all(row["ok"] for row in rows) else "wrong", "detail": "", "outputs": rows,
-            "inputs_intact": all(torch.equal(a, b) for a, b in zip(run.fed, inputs, strict=True))}
+            "inputs_intact": all(max_abs_diff(a, b) == 0 for a, b in zip(run.fed, inputs, strict=True))}
 
 
 def run_case(case, lowering, runners, save_dir, *, with_replay=False, config=None):

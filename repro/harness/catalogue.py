@@ -4,7 +4,7 @@ A case names which outputs are pure copies (compared bit for bit), the tolerance
 what the stock ``OpenvinoPartitioner`` does with it (``Stock``; ``tests/release_behaviour.py`` turns
 that into the expectation for the installed release). Grouped by the bug they exercise: pass-through
 copies, dim order at partition boundaries, constants the CPU plugin reads in place (the by-path
-use-after-free), and the delegate's other limits.
+use-after-free), and the delegate's other limits, and ops OpenVINO computes differently from PyTorch (semantics).
 """
 
 from dataclasses import dataclass
@@ -91,6 +91,9 @@ class Case:
     skip_dim_order: bool = False  # EdgeCompileConfig(_skip_dim_order=True): clone stays aten.clone
     dynamic_shapes: object = None  # () -> torch.export's dynamic_shapes for forward(*inputs)
     stock: Stock = Stock()
+    # What differs is PyTorch's treatment of NaN, +-inf or -0.0: the workaround's default keeps OpenVINO's
+    # (wrong here, a strict expectation), CopySafeOpenvinoPartitioner(special_values="torch") gives eager's.
+    special_values: bool = False
 
     def module(self):
         return Forward(self.function).eval()
@@ -356,11 +359,120 @@ GUARD_CASES = [
                               "(\"Check 'is_number(name)' failed\")")),
 ]
 CATALOGUE += GUARD_CASES
+
+
+def exactly(*values, dtype):
+    """A fixed input tensor: the values at the bounds where OpenVINO and PyTorch part."""
+    return torch.tensor(values, dtype=dtype)
+
+
+INF, NAN = float("inf"), float("nan")
+# Why the stock partitioner gets a semantics case wrong: OpenVINO's CPU plugin computes it differently
+# (plain OpenVINO gives the same values; measured with OpenVINO 2026.4.1, executorch 1.5.1).
+IN_32_BITS = "OpenVINO's CPU plugin computes int64 in 32 bits"
+SATURATES = "OpenVINO saturates uint8 / int8 arithmetic where PyTorch wraps around"
+THROUGH_FLOAT32 = "OpenVINO divides integers through float32 (wrong above 2**24)"
+THROUGH_INT32 = "OpenVINO's trunc division goes through an int32 convert (-2**31 beyond its range)"
+REMAINDER_LOST = "OpenVINO loses the remainder of a large quotient"
+ABS_DROPPED = "reflection padding decomposes into Abs(Range), and OpenVINO drops the Abs of a constant"
+AVG_POOL_DIVISOR = "OpenVINO divides avg_pool's last ceil_mode window by the whole kernel"
+FLOAT64_AS_32 = "OpenVINO computes float64 in float32 (1e300 * 2 is FLT_MAX)"
+FRONTEND_DTYPE = "OpenVINO's frontend cannot map the partition input's dtype (KeyError at lowering)"
+NOT_CONVERTED = "OpenVINO's frontend has no conversion for it (lowering fails)"
+NAN_GREATER = "OpenVINO's Greater is true when an operand is NaN"
+NAN_DROPPED = "OpenVINO's ReLU drops NaN"
+NEG_INF_MAX = "OpenVINO's ReduceMax of all -inf is -FLT_MAX"
+NAN_SOFTMAX = "OpenVINO's SoftMax gives 0 beside a NaN where PyTorch gives NaN"
+SIZE_AS_VALUE = "the partition takes a SymInt input and lowering fails ('SymInt' has no attribute 'type')"
+
+
+def _reflect(*padding):
+    return lambda x: torch.nn.functional.pad(x, padding, mode="reflect")
+
+
+def _dynamic_batch_scale(x):
+    return (x * x.shape[0]).sum(0)
+
+
+# The fifth: ops OpenVINO's CPU plugin computes differently from PyTorch (workaround.semantics), each at the
+# values where they part. The workaround hands them back to ExecuTorch's kernels (or keeps them undecomposed,
+# reflection_pad2d), so it equals eager exactly: integers bit for bit, NaN where eager has NaN.
+SEMANTICS_CASES = [
+    Case("int64_square", "x * x, int64 [100000, 3] (10**10 needs 34 bits)", lambda x: x * x,
+         lambda: (exactly(100000, 3, dtype=torch.int64),), exact_outputs=(0,), stock=wrong(IN_32_BITS)),
+    Case("int64_beyond_int32_reshaped", "x.reshape(2, 1) + 0, int64 [2**40, 3]: even a view truncates",
+         lambda x: x.reshape(2, 1) + 0, lambda: (exactly(2**40, 3, dtype=torch.int64),), exact_outputs=(0,),
+         stock=wrong(IN_32_BITS)),
+    Case("int64_positions_from_arange", "x + (arange(4) * 3 + 1): int64 positions proven within int32",
+         lambda x: x + (torch.arange(4) * 3 + 1), lambda: (uniform(2, 4),),
+         stock=Stock(reads_constant_in_place=True)),
+    Case("uint8_add_wraps", "x + y, uint8 250 + 10", lambda x, y: x + y,
+         lambda: (exactly(250, 3, dtype=torch.uint8), exactly(10, 4, dtype=torch.uint8)), exact_outputs=(0,),
+         stock=wrong(SATURATES)),
+    Case("int8_multiply_wraps", "x * x, int8 [100, -3]", lambda x: x * x,
+         lambda: (exactly(100, -3, dtype=torch.int8),), exact_outputs=(0,), stock=wrong(SATURATES)),
+    Case("int32_floor_divide", "x // y, int32 123456789 // 10", lambda x, y: x // y,
+         lambda: (exactly(123456789, -7, dtype=torch.int32), exactly(10, 2, dtype=torch.int32)),
+         exact_outputs=(0,), stock=wrong(THROUGH_FLOAT32)),
+    Case("int32_trunc_divide", "div(x, y, rounding_mode='trunc'), int32 123456789 / 10",
+         lambda x, y: torch.div(x, y, rounding_mode="trunc"),
+         lambda: (exactly(123456789, -7, dtype=torch.int32), exactly(10, 2, dtype=torch.int32)),
+         exact_outputs=(0,), stock=wrong(THROUGH_FLOAT32)),
+    Case("int32_remainder", "remainder(x, y), int32 123456789 % 10 (operands of one sign)",
+         torch.remainder, lambda: (exactly(123456789, 7, dtype=torch.int32), exactly(10, 2, dtype=torch.int32)),
+         exact_outputs=(0,), stock=wrong(THROUGH_FLOAT32)),
+    Case("float_trunc_divide", "div(x, y, rounding_mode='trunc'), 1e10 / 1",
+         lambda x, y: torch.div(x, y, rounding_mode="trunc"),
+         lambda: (exactly(1e10, 7.5, dtype=torch.float32), exactly(1.0, 2.0, dtype=torch.float32)),
+         stock=wrong(THROUGH_INT32)),
+    Case("float_fmod_large_quotient", "fmod(x, 3), x = 1e9 + 1.5", lambda x: torch.fmod(x, 3.0),
+         lambda: (exactly(1e9 + 1.5, 7.5, dtype=torch.float32),), stock=wrong(REMAINDER_LOST)),
+    Case("reflect_pad_1d", "pad(x, (2, 1), mode='reflect'), x = arange(5)", _reflect(2, 1),
+         lambda: (torch.arange(5.0).reshape(1, 1, 5),), exact_outputs=(0,),
+         stock=wrong(ABS_DROPPED, reads_constant_in_place=True)),
+    Case("reflect_pad_2d", "pad(x, (2, 1, 1, 1), mode='reflect'), x = arange(25) as 5 x 5", _reflect(2, 1, 1, 1),
+         lambda: (torch.arange(25.0).reshape(1, 1, 5, 5),), exact_outputs=(0,),
+         stock=wrong(ABS_DROPPED, reads_constant_in_place=True)),
+    Case("avg_pool_ceil_counting_padding", "avg_pool2d(x, 3, 2, 1, ceil_mode=True), x = ones(1, 1, 4, 4)",
+         lambda x: torch.nn.functional.avg_pool2d(x, 3, 2, 1, ceil_mode=True), lambda: (torch.ones(1, 1, 4, 4),),
+         stock=wrong(AVG_POOL_DIVISOR)),
+    Case("float64_scale", "x * 2, float64 1e300", lambda x: x * 2,
+         lambda: (exactly(1e300, 1.0, dtype=torch.float64),), exact_outputs=(0,), stock=wrong(FLOAT64_AS_32)),
+    Case("int32_cumsum", "x.cumsum(0), int32 (promoted to int64)", lambda x: x.cumsum(0),
+         lambda: (exactly(2**31 - 1, 1, dtype=torch.int32),), exact_outputs=(0,),
+         stock=fails_at_run_time("the int64 result of an int32 cumsum fails in execute (0x1)")),
+    Case("int16_add", "x + 1, int16", lambda x: x + 1, lambda: (exactly(32767, 1, dtype=torch.int16),),
+         exact_outputs=(0,), stock=fails_to_lower(FRONTEND_DTYPE)),
+    Case("bfloat16_add", "x + 1, bfloat16", lambda x: x + 1, lambda: (exactly(1.5, 2.0, dtype=torch.bfloat16),),
+         exact_outputs=(0,), stock=fails_to_lower(FRONTEND_DTYPE)),
+    Case("avg_pool_divisor_override", "avg_pool2d(x, 2, divisor_override=3)",
+         lambda x: torch.nn.functional.avg_pool2d(x, 2, divisor_override=3), lambda: (uniform(1, 1, 4, 4),),
+         stock=fails_to_lower(NOT_CONVERTED)),
+    Case("pixel_shuffle", "pixel_shuffle(x, 2): kept undecomposed by stock, then not supported",
+         lambda x: torch.nn.functional.pixel_shuffle(x, 2), lambda: (uniform(1, 4, 2, 2),), exact_outputs=(0,),
+         stock=fails_to_lower("OpenVINO's partitioner keeps pixel_shuffle undecomposed but cannot take it")),
+    Case("size_used_as_value", "(x * x.shape[0]).sum(0), batch dynamic", _dynamic_batch_scale,
+         lambda: (uniform(4, 3),), dynamic_shapes=_dynamic_batch, stock=fails_to_lower(SIZE_AS_VALUE)),
+    Case("nan_greater_than", "x > 0, x = [nan, 1]", lambda x: x > 0,
+         lambda: (exactly(NAN, 1.0, -1.0, dtype=torch.float32),), exact_outputs=(0,), stock=wrong(NAN_GREATER),
+         special_values=True),
+    Case("relu_of_nan", "relu(x), x = [nan, -1, 2]", torch.relu,
+         lambda: (exactly(NAN, -1.0, 2.0, dtype=torch.float32),), exact_outputs=(0,), stock=wrong(NAN_DROPPED),
+         special_values=True),
+    Case("amax_of_negative_infinity", "x.amax(1), x all -inf", lambda x: x.amax(1),
+         lambda: (torch.full((2, 3), -INF),), exact_outputs=(0,), stock=wrong(NEG_INF_MAX), special_values=True),
+    Case("softmax_of_a_nan_row", "softmax(x, 1), a NaN in the first row", lambda x: x.softmax(1),
+         lambda: (exactly([NAN, 1.0, 2.0], [0.5, 1.0, 2.0], dtype=torch.float32),), stock=wrong(NAN_SOFTMAX),
+         special_values=True),
+]
+CATALOGUE += SEMANTICS_CASES
 CASES = {case.name: case for case in CATALOGUE}
 # What each case is about, by the group it is listed in (the first group: copies of inputs).
-_LATER_GROUPS = {case.name for case in DIM_ORDER_CASES + CONSTANT_CASES + EMPTY_CONSTANT_CASES + GUARD_CASES}
+_LATER_GROUPS = {case.name for case in DIM_ORDER_CASES + CONSTANT_CASES + EMPTY_CONSTANT_CASES + GUARD_CASES
+                 + SEMANTICS_CASES}
 GROUPS = {"copies": [case for case in CATALOGUE if case.name not in _LATER_GROUPS],
-          "dim order": DIM_ORDER_CASES, "constants": CONSTANT_CASES + EMPTY_CONSTANT_CASES, "guards": GUARD_CASES}
+          "dim order": DIM_ORDER_CASES, "constants": CONSTANT_CASES + EMPTY_CONSTANT_CASES, "guards": GUARD_CASES,
+          "semantics": SEMANTICS_CASES}
 
 
 def group_of(name):

@@ -31,6 +31,15 @@ def workaround_partitioner():
     return CopySafeOpenvinoPartitioner([CompileSpec("device", b"CPU")]), []
 
 
+def workaround_with_torch_special_values():
+    """The workaround asked for PyTorch's NaN, +-inf and -0.0 semantics (special_values="torch")."""
+    from executorch.exir.backend.backend_details import CompileSpec
+
+    from workaround import CopySafeOpenvinoPartitioner
+
+    return CopySafeOpenvinoPartitioner([CompileSpec("device", b"CPU")], special_values="torch"), []
+
+
 def no_partitioner():
     """ExecuTorch's own kernels only: what ExecuTorch can run without OpenVINO."""
     return None, []
@@ -38,8 +47,9 @@ def no_partitioner():
 
 STOCK = Lowering("stock", stock_partitioner)
 WORKAROUND = Lowering("workaround", workaround_partitioner)
+WORKAROUND_TORCH_SPECIAL_VALUES = Lowering("workaround-torch-special-values", workaround_with_torch_special_values)
 NONE = Lowering("none", no_partitioner)
-LOWERINGS = {lowering.name: lowering for lowering in (STOCK, WORKAROUND, NONE)}
+LOWERINGS = {lowering.name: lowering for lowering in (STOCK, WORKAROUND, WORKAROUND_TORCH_SPECIAL_VALUES, NONE)}
 
 
 def as_lowering(lowering):

@@ -73,10 +73,10 @@ def replay(calls, case, runtime_outputs):
     for blob, inputs, outputs, program_outputs in calls:
         runtime_order = replay_blob(blob, inputs, outputs, inputs_first=True)
         control = replay_blob(blob, inputs, outputs, inputs_first=False)
-        control_correct.append(all(np.allclose(c, as_runtime_sees(o), atol=case.atol)
+        control_correct.append(all(np.allclose(c, as_runtime_sees(o), atol=case.atol, equal_nan=True)
                                    for c, o in zip(control, outputs, strict=True)))
         for delegate_index, program_index in program_outputs.items():
-            got = as_runtime_sees(runtime_outputs[program_index])
-            agrees.append(bool(np.array_equal(runtime_order[delegate_index], got)))
+            got, replayed = as_runtime_sees(runtime_outputs[program_index]), runtime_order[delegate_index]
+            agrees.append(bool(np.array_equal(replayed, got, equal_nan=replayed.dtype.kind == "f")))
     return {"delegates_replayed": len(calls), "agrees_with_runtime": all(agrees) if agrees else None,
             "outputs_compared": len(agrees), "control_order_correct": all(control_correct)}

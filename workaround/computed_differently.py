@@ -1,0 +1,156 @@
+"""What a shipped program's OpenVINO delegates compute differently from PyTorch, as far as the program shows it.
+
+The partitioner's guards (``workaround.semantics``) work on the torch graph; a shipped ``.pte`` has only
+its boundary tensors' dtypes and, for each delegate, the compiled model's runtime graph: layer types and
+precisions, no constants, no attributes (the model inside a CPU blob is encoded). So the checker sees:
+
+- ``float64_computed_as_float32``: a float64 boundary tensor (the CPU plugin converts it to f32);
+- ``int64_computed_in_32_bits``: an int64 boundary tensor, unless it is an input used only as the
+  indices of a Gather (values bounded by the table, so they fit int32) or the workaround proved it within
+  int32 (``workaround.boundary_marks``);
+- ``narrow_integer_arithmetic_saturates``: arithmetic (an Eltwise or fused Subgraph) producing uint8 /
+  int8 from a uint8 / int8 input, which saturates where PyTorch wraps;
+- ``division_through_float32``: integer division or remainder of an input, or any remainder of floats
+  (the runtime graph keeps the ATen op each layer came from: wrong above 2**24, or for large quotients);
+- ``trunc_division_through_int32``: an f32 value converted to i32 and back (trunc division: quotients
+  beyond 2**31, inf and NaN come back -2**31).
+
+Not visible in a compiled blob, so not reported: the dropped Abs of a constant (reflection padding: folded
+into a constant), the avg_pool divisor (its attributes), NaN and infinities (every ReLU would be flagged).
+Re-export such models with the workaround.
+
+Torch-free: it reads what ``workaround.pte_reader`` and OpenVINO's runtime model give.
+"""
+
+from workaround.boundary_marks import read_int64_mark
+
+SEMANTICS = ("float64_computed_as_float32", "int64_computed_in_32_bits", "narrow_integer_arithmetic_saturates",
+             "division_through_float32", "trunc_division_through_int32")
+INTEGERS = {"i64", "i32", "i16", "i8", "u8", "u16", "u32", "u64"}
+NARROW = {"u8", "i8"}
+ARITHMETIC_LAYERS = {"Eltwise", "Subgraph"}
+REMAINDERS = {"aten.remainder.Tensor", "aten.remainder.Scalar", "aten.fmod.Tensor", "aten.fmod.Scalar"}
+# aten.floor: ExecuTorch's OpenVINO preprocess decomposes integer floor division into float32 div and floor.
+DIVISIONS = {"aten.div.Tensor_mode", "aten.div.Scalar_mode", "aten.floor_divide.default", "aten.floor.default"}
+
+
+def layer(node) -> str:
+    return node.get_rt_info()["layerType"].astype(str)
+
+
+def precision(node) -> str:
+    return node.get_rt_info()["outputPrecisions"].astype(str).split(",")[0]
+
+
+def sources(node) -> list:
+    return [value.get_node() for value in node.input_values()]
+
+
+def consumers(node) -> list:
+    """(consumer, its input port) of every use of the node's outputs."""
+    return [(target.get_node(), target.get_index()) for output in node.outputs()
+            for target in output.get_target_inputs()]
+
+
+def only_gather_indices(node) -> bool:
+    """Whether every use of the node, through Converts, is as the indices (port 1) of a Gather."""
+    uses = consumers(node)
+    return bool(uses) and all(only_gather_indices(user) if layer(user) == "Convert" else
+                              layer(user) == "Gather" and port == 1 for user, port in uses)
+
+
+def reaches_integer_convert(node) -> bool:
+    """Whether a value computed from the node is converted back to an integer precision."""
+    seen, frontier = set(), [user for user, _ in consumers(node)]
+    while frontier:
+        current = frontier.pop()
+        if layer(current) == "Convert" and precision(current) in INTEGERS:
+            return True
+        if current.get_friendly_name() not in seen:
+            seen.add(current.get_friendly_name())
+            frontier += [user for user, _ in consumers(current)]
+    return False
+
+
+def proven_positions(compiled) -> set[int]:
+    """Argument positions the workaround marked as int64 proven within int32."""
+    ports = [*compiled.inputs, *compiled.outputs]
+    return {found for port in ports for name in port.get_names()
+            if (found := read_int64_mark(name)) is not None}
+
+
+def boundary_findings(delegate, compiled) -> list[tuple[str, int, str]]:
+    parameters = compiled.get_runtime_model().get_parameters()
+    proven, found = proven_positions(compiled), []
+    for position, argument in enumerate(delegate.arguments):
+        if argument is None:
+            continue
+        if argument.dtype == "float64":
+            found.append(("float64_computed_as_float32", position,
+                          f"argument {position} is float64, which OpenVINO's CPU plugin computes in float32"))
+        index_only = position < len(parameters) and only_gather_indices(parameters[position])
+        if argument.dtype == "int64" and position not in proven and not index_only:
+            found.append(("int64_computed_in_32_bits", position,
+                          f"argument {position} is int64, which OpenVINO's CPU plugin computes in 32 bits: values "
+                          "beyond int32 come back wrong"))
+    return found
+
+
+def original_ops(node) -> set[str]:
+    """The ATen ops a runtime node was compiled from: OpenVINO keeps the PyTorch frontend's names
+    (``<fx node>/aten.remainder.Tensor/FloorMod``) in ``originalLayersNames``."""
+    names = node.get_rt_info()["originalLayersNames"].astype(str).split(",")
+    return {parts[1] for parts in (name.split("/") for name in names)
+            if len(parts) > 2 and parts[1].startswith("aten.")}
+
+
+def input_ancestors(node) -> list:
+    """The runtime graph's Inputs the node's value is computed from."""
+    seen, frontier, found = set(), [node], []
+    while frontier:
+        current = frontier.pop()
+        if current.get_friendly_name() in seen:
+            continue
+        seen.add(current.get_friendly_name())
+        if layer(current) == "Input":
+            found.append(current)
+        frontier += sources(current)
+    return found
+
+
+def divides_through_float32(node) -> bool:
+    """A remainder, or an integer division of an input (the division itself in integers, or ExecuTorch's
+    decomposition of floor division: to float32, floor, back to an integer)."""
+    ops = original_ops(node)
+    if ops & REMAINDERS:
+        return True
+    integer_inputs = any(precision(source) in INTEGERS for source in input_ancestors(node))
+    integer_result = precision(node) in INTEGERS or reaches_integer_convert(node)
+    return bool(ops & DIVISIONS) and integer_inputs and integer_result
+
+
+def graph_findings(compiled) -> list[tuple[str, int | None, str]]:
+    found = []
+    for node in compiled.get_runtime_model().get_ordered_ops():
+        kind, inputs, name = layer(node), sources(node), node.get_friendly_name()
+        if kind in ARITHMETIC_LAYERS and precision(node) in NARROW and any(
+                layer(source) == "Input" and precision(source) in NARROW for source in inputs):
+            found.append(("narrow_integer_arithmetic_saturates", None,
+                          f"{name} computes {precision(node)} arithmetic on an input, which OpenVINO saturates "
+                          "where PyTorch wraps around"))
+        if kind != "Const" and divides_through_float32(node):
+            found.append(("division_through_float32", None,
+                          f"{name} divides or takes a remainder through float32: integers beyond 2**24 and "
+                          "large quotients come back wrong"))
+        if kind == "Convert" and precision(node) == "f32" and any(
+                layer(source) == "Convert" and precision(source) == "i32"
+                and precision(sources(source)[0]) == "f32" for source in inputs):
+            found.append(("trunc_division_through_int32", None,
+                          f"{name} truncates a float32 through int32 (trunc division: quotients beyond 2**31, inf "
+                          "and NaN come back -2**31)"))
+    return found
+
+
+def semantics_findings(delegate, compiled) -> list[tuple[str, int | None, str]]:
+    """(kind, argument position or None, what) for each class the delegate shows (see the module docstring)."""
+    return boundary_findings(delegate, compiled) + graph_findings(compiled)
