@@ -161,7 +161,8 @@ def test_script_runs_a_candidate_partitioner_named_by_import_path(tmp_path):
 @pytest.mark.parametrize(("arguments", "message"), [
     (["--partitioner", "nosuch.module:Partitioner"], "cannot import nosuch.module"),
     (["--partitioner", "repro.harness.catalogue:Case"], "is not a subclass of ExecuTorch's"),
-    (["--partitioner", "bogus"], "is neither one of none, stock, workaround, workaround-torch-special-values nor module.path:ClassName"),
+    (["--partitioner", "bogus"],
+     "is neither one of none, stock, workaround, workaround-torch-special-values nor module.path:ClassName"),
     (["--transform-pass", "workaround:DefaultDimOrderForOpenvino"], "goes with a candidate partitioner"),
 ])
 def test_a_bad_candidate_is_a_usage_error(capsys, arguments, message):
