@@ -67,6 +67,13 @@ def test_workaround_equals_eager(lowered_case, case):
     assert_equals_eager(lowered_case(case, under_test()))
 
 
+def test_two_dimensional_reflection_padding_stays_whole_in_the_delegate(lowered_case):
+    """Kept undecomposed, reflection_pad2d becomes OpenVINO's exact Pad: the whole model stays delegated."""
+    record = lowered_case("reflect_pad_2d", WORKAROUND)
+    assert record["delegated_ops"] == ["aten.reflection_pad2d.default"], record["delegated_ops"]
+    assert record["ops_outside"] == []
+
+
 @pytest.mark.parametrize("case", sorted(KEEPS_OPENVINO_SPECIAL_VALUES))
 def test_workaround_with_torch_special_values_equals_eager(lowered_case, case):
     """special_values="torch" hands the ops that treat NaN and infinities differently to ExecuTorch."""
@@ -118,6 +125,13 @@ def test_post_lowering_check_accepts_a_dynamic_input_with_a_static_output(lowere
     """Dynamic inputs run correctly (sin(x).sum(0) for any batch): only dynamic outputs are flagged."""
     findings = check_program(lowered_case("dynamic_batch_static_output")["pte"])
     assert {f.kind for f in findings} == {"delegate_blob_in_segment"}
+
+
+def test_post_lowering_check_does_not_report_an_identity_openvino_eliminated(lowered_case):
+    """int32 x + 0 compiles to a Result fed by the Parameter, with a tensor of its own: written, right."""
+    record = lowered_case("int32_plus_zero")
+    assert record["runs"]["bytes"]["outcome"] == "correct"
+    assert "pass_through_output" not in {f.kind for f in check_program(record["pte"])}
 
 
 def test_post_lowering_check_flags_the_blob_in_a_segment_not_the_partitioner():

@@ -90,12 +90,17 @@ def openvino_delegates(pte_bytes):
 
 
 def pass_through_outputs(compiled):
-    """Indices of outputs of the compiled model that are fed directly by a Parameter, with its name."""
+    """Indices of outputs of the compiled model that are fed directly by a Parameter and share its tensor, with
+    its name. Sharing is the bug: a Result fed by a Parameter in the model itself shares the Parameter's tensor
+    (one slot in the infer request, never written with inputs set first); one that OpenVINO's compilation left
+    fed by a Parameter (an integer ``x + 0`` or ``x * 1`` it eliminated) keeps its own tensor name, and the
+    plugin writes it (measured: right on repeated runs with changing inputs)."""
     runtime_model = compiled.get_runtime_model()
+    input_names = set().union(*(port.get_names() for port in compiled.inputs)) if compiled.inputs else set()
     found = []
     for index, result in enumerate(runtime_model.get_results()):
         source = result.input_value(0).get_node()
-        if source.get_type_name() == "Parameter":
+        if source.get_type_name() == "Parameter" and compiled.outputs[index].get_names() & input_names:
             found.append((index, source.get_friendly_name()))
     return found
 
