@@ -218,3 +218,16 @@ def test_a_chain_of_40_returned_copies_of_computed_values_keeps_one_partition():
     program, tags = tagged(catalogue.clone_sin_chain(40), (catalogue.uniform(2, 3),))
     assert len(tags) == 1
     assert membership(program)["outside"] == [CLONE]
+
+
+def test_a_zero_size_input_with_a_size_one_dim_is_partitioned_in_bounded_time():
+    """(1, 0, 3): torch's contiguous strides (3, 3, 1) differ from the layout rule's at the size-1 dim, which
+    once made declare_ambiguous_layouts_default loop forever (found by the conformance sweep: acos)."""
+    import threading
+
+    finished = []
+    worker = threading.Thread(target=lambda: finished.append(tagged(torch.acos, (torch.rand(1, 0, 3),))),
+                              daemon=True)
+    worker.start()
+    worker.join(timeout=120)
+    assert finished, "partitioning a (1, 0, 3) input did not end within 120 s"

@@ -34,8 +34,11 @@ def declare_ambiguous_layouts_default(exported_program):
             if not is_ambiguous(value):
                 continue
             if node.op == "placeholder" and node.name in user_inputs:
-                node.meta["val"] = value.clone(memory_format=torch.contiguous_format)
-                changed = True
+                contiguous = value.clone(memory_format=torch.contiguous_format)
+                # torch's contiguous strides of a 0-size tensor, (3, 3, 1) for (1, 0, 3), can still differ from
+                # the ones ambiguity is judged by: then there is nothing left to change (and no end to the loop).
+                changed |= contiguous.stride() != value.stride()
+                node.meta["val"] = contiguous
             elif aten_op(node) in DIM_ORDER_OPS and node.kwargs.get("dim_order") != list(range(value.dim())):
                 node.update_kwarg("dim_order", list(range(value.dim())))
                 changed = True

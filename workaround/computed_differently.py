@@ -29,6 +29,7 @@ SEMANTICS = ("float64_computed_as_float32", "int64_computed_in_32_bits", "narrow
 INTEGERS = {"i64", "i32", "i16", "i8", "u8", "u16", "u32", "u64"}
 NARROW = {"u8", "i8"}
 ARITHMETIC_LAYERS = {"Eltwise", "Subgraph"}
+WRAPPING = {"add", "sub", "rsub", "mul", "neg", "abs", "pow", "sum", "cumsum"}  # ATen ops that can overflow
 REMAINDERS = {"aten.remainder.Tensor", "aten.remainder.Scalar", "aten.fmod.Tensor", "aten.fmod.Scalar"}
 # aten.floor: ExecuTorch's OpenVINO preprocess decomposes integer floor division into float32 div and floor.
 DIVISIONS = {"aten.div.Tensor_mode", "aten.div.Scalar_mode", "aten.floor_divide.default", "aten.floor.default"}
@@ -118,6 +119,11 @@ def input_ancestors(node) -> list:
     return found
 
 
+def wrapping(node) -> bool:
+    """Whether the node was compiled from arithmetic that can leave its dtype (not max, min, where, ...)."""
+    return any(op.split(".")[1] in WRAPPING for op in original_ops(node))
+
+
 def divides_through_float32(node) -> bool:
     """A remainder, or an integer division of an input (the division itself in integers, or ExecuTorch's
     decomposition of floor division: to float32, floor, back to an integer)."""
@@ -133,7 +139,7 @@ def graph_findings(compiled) -> list[tuple[str, int | None, str]]:
     found = []
     for node in compiled.get_runtime_model().get_ordered_ops():
         kind, inputs, name = layer(node), sources(node), node.get_friendly_name()
-        if kind in ARITHMETIC_LAYERS and precision(node) in NARROW and any(
+        if kind in ARITHMETIC_LAYERS and precision(node) in NARROW and wrapping(node) and any(
                 layer(source) == "Input" and precision(source) in NARROW for source in inputs):
             found.append(("narrow_integer_arithmetic_saturates", None,
                           f"{name} computes {precision(node)} arithmetic on an input, which OpenVINO saturates "

@@ -49,10 +49,12 @@ class ProgramRun:
 class ProgramRunner:
     """``with ProgramRunner("path") as runner: runner.run(pte_path, inputs)`` -> ProgramRun."""
 
-    def __init__(self, load, timeout=300):
+    def __init__(self, load, timeout=300, environment=None):
+        """``environment``: variables set for the child on top of this process's (``OV_CPU_MAX_ISA`` to make
+        OpenVINO compute in f32, say: the precision is decided by the process that imports the blob)."""
         if load not in LOADS:
             raise ValueError(f"load must be one of {LOADS}, not {load!r}")
-        self.load, self.timeout = load, timeout
+        self.load, self.timeout, self.environment = load, timeout, dict(environment or {})
         self.workdir = Path(tempfile.mkdtemp(prefix=f"pte-{load}-"))
         self.log = self.workdir / "child.log"
         self.child = None
@@ -79,8 +81,8 @@ class ProgramRunner:
             self.child = subprocess.Popen(
                 [sys.executable, "-m", "repro.harness.program_runner", self.load], cwd=PROJECT, text=True,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
-                env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT),
-                                                                               os.environ.get("PYTHONPATH")]))})
+                env={**os.environ, **self.environment,
+                     "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))})
 
     def run(self, pte_path, inputs):
         import torch

@@ -1,0 +1,80 @@
+"""The per-op conformance sweep (``tox -e conformance``): every op of OpenVINO's PyTorch support list, called
+as PyTorch's OpInfo database calls it, lowered stock and with the workaround, run in the real runtime with
+OpenVINO computing in f32, compared with eager (``repro/harness/conformance.py``).
+
+Each outcome is held to the one recorded for the installed OpenVINO release
+(``repro/harness/conformance_expected.json``): a difference is upstream changing behaviour (re-check, then
+``--record``) or the workaround regressing. ``--markdown`` writes the per-op table (docs/conformance.md).
+
+Exit status: 0 every outcome is the recorded one, 1 some differ (or this release was never recorded),
+2 usage error, 125 could not test (no ExecuTorch runtime).
+"""
+
+import sys
+import tempfile
+from pathlib import Path
+
+if not __package__:
+    import _as_script  # noqa: F401  (run by path: make the project's packages importable)
+
+from repro.harness import cli
+
+EXIT_SAME, EXIT_DIFFERENT, EXIT_CANNOT_TEST = 0, 1, 125
+
+
+def main(argv=None):
+    parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 every outcome is the recorded one, 1 some "
+                        "differ (or none is recorded for this release), 2 usage error, 125 could not test")
+    parser.add_argument("--ops", type=lambda text: {item for item in text.split(",") if item},
+                        help="comma-separated support-list names to sweep (default: all)")
+    parser.add_argument("--markdown", type=Path, help="write the per-op table here")
+    parser.add_argument("--record", action="store_true",
+                        help="keep this run's outcomes as the expectations of the installed OpenVINO release")
+    args = parser.parse_args(argv)
+    if args.markdown:
+        cli.require_writable(parser, "--markdown", args.markdown.parent)
+    if args.record and args.ops:
+        parser.error("--record keeps a whole sweep: it does not go with --ops")
+    from importlib.metadata import version
+
+    from repro.harness import conformance, runtime  # torch, executorch: after the usage checks
+    from repro.harness.lowerings import STOCK, WORKAROUND
+    from repro.harness.program_runner import ProgramRunner
+
+    if args.ops and (unknown := sorted(args.ops - set(conformance.supported_ops()))):
+        parser.error(f"--ops: not in OpenVINO's support list: {', '.join(unknown)}")
+    try:
+        runtime.check_runtime()
+    except Exception as error:
+        print(f"conformance: cannot run ExecuTorch programs here: {error}", file=sys.stderr)
+        return EXIT_CANNOT_TEST
+    release = version("openvino")
+    cases = conformance.sweep_cases(args.ops)
+
+    def progress(number, case, found):
+        print(f"[{number + 1}/{len(cases)}] {case.id}: stock {found['stock']}, workaround {found['workaround']}",
+              flush=True)
+
+    with tempfile.TemporaryDirectory() as folder, ProgramRunner(
+            "bytes", environment=conformance.F32_ENVIRONMENT) as runner:
+        outcomes = conformance.run_sweep(cases, runner, folder, (STOCK, WORKAROUND), progress)
+    if args.markdown:
+        args.markdown.write_text(conformance.markdown(outcomes, release))
+    if args.record:
+        conformance.record(release, outcomes)
+        print(f"conformance: recorded {len(outcomes)} outcomes for OpenVINO {release}")
+        return EXIT_SAME
+    expected = conformance.recorded(release)
+    if expected is None:
+        print(f"conformance: nothing recorded for OpenVINO {release}: check the outcomes, then run with --record")
+        return EXIT_DIFFERENT
+    changed = conformance.differences(outcomes, expected)
+    for line in changed:
+        print(f"conformance: changed: {line}")
+    print(f"conformance: {len(outcomes)} cases, {len(changed)} differ from what was recorded for OpenVINO "
+          f"{release}")
+    return EXIT_DIFFERENT if changed else EXIT_SAME
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,237 @@
+"""The per-op conformance sweep: every op OpenVINO's PyTorch frontend lists as supported (the list the stock
+partitioner consults), called as PyTorch's own OpInfo database calls it, lowered stock and with the
+workaround, run in the real runtime and compared with eager.
+
+Why OpInfo (``torch.testing._internal.common_methods_invocations.op_db``): it holds, for each op, sample
+calls PyTorch tests itself with (shapes with size-1 dims, 0-d tensors, keyword variants), so the sweep needs
+no hand-written inputs. Each op gets a few of them in float32, one in each integer dtype the op takes, and
+one at the values where OpenVINO and PyTorch part (NaN, +-inf, -0.0, 1e30 for floats; int32's bounds, 2**40
+for integers). Every tensor of a call is an input of the exported model, so nothing is folded at export.
+
+A sweep case's outcome is the catalogue's (``correct``, ``wrong``, ``lowering_failed``, ``runtime_failed``,
+``crashed``) or ``not_delegated`` (stock put no delegate in the program: nothing of OpenVINO's is tested).
+Run it with OpenVINO computing in f32 (``OV_CPU_MAX_ISA`` capped in the runtime's environment: the
+``conformance`` tox env does it), so that bf16 is out of the way: floats are compared within 1e-4 of their
+magnitude, integers exactly, NaN where eager has NaN.
+"""
+
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from repro.harness.catalogue import SEED, Case
+
+# Support-list names whose OpInfo is called otherwise (the functional op an aten op is exported from).
+ALIASES = {"_softmax": "softmax", "_log_softmax": "log_softmax", "convolution": "nn.functional.conv2d",
+           "embedding": "nn.functional.embedding", "max_pool2d_with_indices": "nn.functional.max_pool2d",
+           "max_pool3d_with_indices": "nn.functional.max_pool3d", "elu": "nn.functional.elu",
+           "silu": "nn.functional.silu", "hardsigmoid": "nn.functional.hardsigmoid",
+           "_adaptive_avg_pool2d": "nn.functional.adaptive_avg_pool2d",
+           "adaptive_max_pool2d": "nn.functional.adaptive_max_pool2d",
+           "upsample_nearest2d": "nn.functional.interpolate", "upsample_bilinear2d": "nn.functional.interpolate",
+           "reflection_pad2d": "nn.functional.pad", "absolute": "abs", "index": "__getitem__"}
+FLOAT_SAMPLES = 2  # float32 sample calls per op
+# The runtime's environment for the sweep: OpenVINO's CPU plugin computes f32 models in bf16 on CPUs with
+# AVX-512 BF16 or AMX unless the importing process caps the ISA below them (measured on 2025.4.1 - 2026.4.1;
+# a cap above what a CPU has changes nothing there).
+F32_ENVIRONMENT = {"OV_CPU_MAX_ISA": "AVX512_CORE_VNNI"}
+LOWERINGS = ("stock", "workaround")
+EXPECTED = Path(__file__).with_name("conformance_expected.json")
+SPECIAL_FLOATS = (math.nan, math.inf, -math.inf, -0.0, 1e30, -2.5, 0.5)
+BOUND_INTEGERS = (2**31 - 1, -2**31, 2**40 + 3, -7, 0, 100000)
+INTEGER_DTYPES = (torch.int32, torch.int64, torch.uint8)
+FLOAT_ATOL = 1e-4  # relative to the output's magnitude: what f32 leaves
+
+
+@dataclass(frozen=True)
+class SweepCase:
+    op: str  # the support list's base name ("add", "_softmax", ...)
+    opinfo: str  # the OpInfo it is called through
+    variant: str  # "float32 #0", "int64", "special values", ...
+    case: Case
+
+    @property
+    def id(self) -> str:
+        return f"{self.op}/{self.opinfo}/{self.variant}"
+
+
+def supported_ops() -> list[str]:
+    """The base names of the aten ops in OpenVINO's PyTorch support list."""
+    from openvino.frontend.pytorch.torchdynamo.op_support import OperatorSupport
+
+    names = {key.split(".")[3] for key in OperatorSupport([])._support_dict if key.startswith("torch.ops.aten.")}
+    # In-place variants (add_, relu_, ...) reach the partitioner as their functional ops.
+    return sorted(name for name in names if name.startswith("_") or not name.endswith("_"))
+
+
+def opinfos() -> dict[str, list]:
+    """OpInfo entries by the name they are looked up with (their aten name and their own name)."""
+    from torch.testing._internal.common_methods_invocations import op_db
+
+    found: dict[str, list] = {}
+    for info in op_db:
+        for name in {info.aten_name, info.name}:
+            if name:
+                found.setdefault(name, []).append(info)
+    return found
+
+
+def as_model(sample, op):
+    """(function of the call's tensors, the tensors): every tensor of the sample call becomes an input."""
+    leaves, spec = torch.utils._pytree.tree_flatten((sample.input, sample.args, sample.kwargs))
+    positions = [index for index, leaf in enumerate(leaves) if isinstance(leaf, torch.Tensor)]
+
+    def function(*tensors):
+        rebuilt = list(leaves)
+        for position, tensor in zip(positions, tensors, strict=True):
+            rebuilt[position] = tensor
+        value, args, kwargs = torch.utils._pytree.tree_unflatten(rebuilt, spec)
+        return op(value, *args, **kwargs)
+
+    return function, tuple(leaves[position].detach().clone() for position in positions)
+
+
+def with_values(tensors, values):
+    """The tensors refilled, cycling through ``values`` (each kept to what its dtype holds)."""
+    refilled = []
+    for tensor in tensors:
+        wanted = tensor.dtype.is_floating_point if isinstance(values[0], float) else tensor.dtype in INTEGER_DTYPES
+        if wanted and tensor.numel():
+            pattern = torch.tensor([values[i % len(values)] for i in range(tensor.numel())], dtype=torch.float64)
+            if not tensor.dtype.is_floating_point:
+                info = torch.iinfo(tensor.dtype)
+                pattern = pattern.clamp(info.min, info.max)
+            refilled.append(pattern.to(tensor.dtype).reshape(tensor.shape))
+        else:
+            refilled.append(tensor)
+    return tuple(refilled)
+
+
+def _samples(info, dtype, count):
+    torch.manual_seed(SEED)
+    try:
+        return [sample for _, sample in zip(range(count), info.sample_inputs("cpu", dtype), strict=False)]
+    except Exception:  # an OpInfo whose sample generator needs what this build lacks
+        return []
+
+
+def _case(name, function, tensors):
+    magnitude = 1.0
+    try:
+        expected = function(*[tensor.clone() for tensor in tensors])
+        finite = [leaf.double().nan_to_num(posinf=0.0, neginf=0.0).abs().max()
+                  for leaf in torch.utils._pytree.tree_leaves(expected)
+                  if isinstance(leaf, torch.Tensor) and leaf.is_floating_point() and leaf.numel()]
+        magnitude = max([1.0, *(float(value) for value in finite)])
+    except Exception:
+        return None  # eager itself refuses this call
+    integer_outputs = tuple(index for index, leaf in enumerate(torch.utils._pytree.tree_leaves(expected))
+                            if isinstance(leaf, torch.Tensor) and not leaf.is_floating_point())
+    return Case(name, name, function, lambda: tuple(tensor.clone() for tensor in tensors),
+                exact_outputs=integer_outputs, atol=FLOAT_ATOL * magnitude)
+
+
+def variants(info) -> Iterator[tuple[str, object, tuple]]:
+    """(variant name, function, tensors) for one OpInfo: float32 samples, integer dtypes, edge values."""
+    dtypes = info.supported_dtypes("cpu")
+    floats = _samples(info, torch.float32, FLOAT_SAMPLES) if torch.float32 in dtypes else []
+    for index, sample in enumerate(floats):
+        yield (f"float32 #{index}", *as_model(sample, info.op))
+    if floats:
+        function, tensors = as_model(floats[0], info.op)
+        yield "special values", function, with_values(tensors, SPECIAL_FLOATS)
+    for dtype in INTEGER_DTYPES:
+        if dtype in dtypes and (integers := _samples(info, dtype, 1)):
+            function, tensors = as_model(integers[0], info.op)
+            yield str(dtype).removeprefix("torch."), function, tensors
+            if dtype is torch.int64:
+                yield "int64 bounds", function, with_values(tensors, BOUND_INTEGERS)
+
+
+def sweep_cases(only: set[str] | None = None) -> list[SweepCase]:
+    """Every sweep case (or those of the ops named in ``only``), in a fixed order."""
+    infos = opinfos()
+    cases = []
+    for op in supported_ops():
+        if only is not None and op not in only:
+            continue
+        for info in infos.get(ALIASES.get(op, op), [])[:1]:
+            name = info.name + (f".{info.variant_test_name}" if info.variant_test_name else "")
+            for variant, function, tensors in variants(info):
+                case = _case(f"{op}.{variant.replace(' ', '_').replace('#', '')}", function, tensors)
+                if case is not None:
+                    cases.append(SweepCase(op, name, variant, case))
+    return cases
+
+
+def outcome(record) -> str:
+    """The sweep's outcome of one run_case record (bytes load)."""
+    if record["outcome"] in ("lowering_failed", "refused"):
+        return "lowering_failed"
+    if record["partitioner"] == "stock" and not record["delegates"]:
+        return "not_delegated"
+    return record["runs"]["bytes"]["outcome"]
+
+
+def run_sweep(cases, runner, save_dir, lowerings, progress=None) -> dict[str, dict[str, str]]:
+    """{case id: {lowering name: outcome}} for every case, each lowering (``Lowering`` values), from bytes."""
+    from repro.harness.case_runs import run_case
+
+    outcomes = {}
+    for number, sweep_case in enumerate(cases):
+        outcomes[sweep_case.id] = {lowering.name: outcome(run_case(sweep_case.case, lowering, {"bytes": runner},
+                                                                   save_dir))
+                                   for lowering in lowerings}
+        if progress:
+            progress(number, sweep_case, outcomes[sweep_case.id])
+    return outcomes
+
+
+def recorded(release: str) -> dict[str, dict[str, str]] | None:
+    """The outcomes recorded for an OpenVINO release, or None if it was never swept."""
+    if not EXPECTED.exists():
+        return None
+    return json.loads(EXPECTED.read_text()).get(release)
+
+
+def record(release: str, outcomes: dict[str, dict[str, str]]) -> None:
+    """Keep ``outcomes`` as the expectations of ``release`` (other releases' stay as they are)."""
+    table = json.loads(EXPECTED.read_text()) if EXPECTED.exists() else {}
+    table[release] = dict(sorted(outcomes.items()))
+    EXPECTED.write_text(json.dumps(dict(sorted(table.items())), indent=1) + "\n")
+
+
+def differences(outcomes, expected) -> list[str]:
+    """One line per case whose outcome is not the recorded one (or that was never recorded)."""
+    lines = []
+    for case_id, found in outcomes.items():
+        if (want := expected.get(case_id)) != found:
+            lines.append(f"{case_id}: {found} where {want or 'nothing'} was recorded")
+    return lines
+
+
+def not_correct(found: dict[str, str], lowering: str) -> bool:
+    return found[lowering] not in ("correct", "not_delegated")
+
+
+def markdown(outcomes, release: str) -> str:
+    """A row per op: how many cases, what stock and the workaround get wrong, by variant."""
+    by_op: dict[str, list] = {}
+    for case_id, found in outcomes.items():
+        op, opinfo, variant = case_id.split("/")
+        by_op.setdefault((op, opinfo), []).append((variant, found))
+    counts = {name: sum(not_correct(found, name) for found in outcomes.values()) for name in LOWERINGS}
+    lines = [f"OpenVINO {release}, f32 (`OV_CPU_MAX_ISA` capped), {len(by_op)} ops, {len(outcomes)} cases: stock "
+             f"not correct in {counts['stock']}, the workaround in {counts['workaround']}. Each case is a sample "
+             "call of PyTorch's OpInfo database; `not_delegated`: the stock partitioner made no delegate.", "",
+             "| op (OpInfo) | cases | stock not correct | workaround not correct |", "|---|---|---|---|"]
+    for (op, opinfo), rows in sorted(by_op.items()):
+        cells = [", ".join(f"{variant} ({found[name]})" for variant, found in rows if not_correct(found, name))
+                 or "-"
+                 for name in LOWERINGS]
+        lines.append(f"| `{op}` ({opinfo}) | {len(rows)} | {cells[0]} | {cells[1]} |")
+    return "\n".join(lines) + "\n"
