@@ -10,6 +10,7 @@ Exit status: 0 every outcome is the recorded one, 1 some differ (or this release
 2 usage error, 125 could not test (no ExecuTorch runtime).
 """
 
+import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -22,6 +23,17 @@ from repro.harness import cli
 EXIT_SAME, EXIT_DIFFERENT, EXIT_CANNOT_TEST = 0, 1, 125
 
 
+def shard(text):
+    """argparse type: "K/N" with 1 <= K <= N."""
+    try:
+        number, count = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not K/N: {text!r}") from None
+    if not 1 <= number <= count:
+        raise argparse.ArgumentTypeError(f"K must be between 1 and N: {text!r}")
+    return number, count
+
+
 def main(argv=None):
     parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 every outcome is the recorded one, 1 some "
                         "differ (or none is recorded for this release), 2 usage error, 125 could not test")
@@ -29,12 +41,15 @@ def main(argv=None):
                         help="comma-separated support-list names to sweep (default: all)")
     parser.add_argument("--markdown", type=Path, help="write the per-op table here")
     parser.add_argument("--record", action="store_true",
-                        help="keep this run's outcomes as the expectations of the installed OpenVINO release")
+                        help="keep this run's outcomes as the expectations of the installed OpenVINO release "
+                             "(a whole sweep replaces them, a shard is merged in)")
+    parser.add_argument("--shard", type=shard, metavar="K/N",
+                        help="run every N-th case from the K-th (run N shards side by side on N cores)")
     args = parser.parse_args(argv)
     if args.markdown:
         cli.require_writable(parser, "--markdown", args.markdown.parent)
     if args.record and args.ops:
-        parser.error("--record keeps a whole sweep: it does not go with --ops")
+        parser.error("--record keeps a whole sweep (or a shard of it): it does not go with --ops")
     from importlib.metadata import version
 
     from repro.harness import conformance, runtime  # torch, executorch: after the usage checks
@@ -50,6 +65,8 @@ def main(argv=None):
         return EXIT_CANNOT_TEST
     release = version("openvino")
     cases = conformance.sweep_cases(args.ops)
+    if args.shard:
+        cases = cases[args.shard[0] - 1::args.shard[1]]
 
     def progress(number, case, found):
         print(f"[{number + 1}/{len(cases)}] {case.id}: stock {found['stock']}, workaround {found['workaround']}",
@@ -61,14 +78,14 @@ def main(argv=None):
     if args.markdown:
         args.markdown.write_text(conformance.markdown(outcomes, release))
     if args.record:
-        conformance.record(release, outcomes)
+        conformance.record(release, outcomes, replace=args.shard is None)
         print(f"conformance: recorded {len(outcomes)} outcomes for OpenVINO {release}")
         return EXIT_SAME
     expected = conformance.recorded(release)
     if expected is None:
         print(f"conformance: nothing recorded for OpenVINO {release}: check the outcomes, then run with --record")
         return EXIT_DIFFERENT
-    changed = conformance.differences(outcomes, expected)
+    changed = conformance.differences(outcomes, expected)  # the cases this run made, whole sweep or not
     for line in changed:
         print(f"conformance: changed: {line}")
     print(f"conformance: {len(outcomes)} cases, {len(changed)} differ from what was recorded for OpenVINO "

@@ -1,6 +1,6 @@
 """The model tier (``tox -e models``): real architectures through the stock partitioner and the workaround.
 
-Each model of ``repro/harness/real_models.py`` (transformers and timm, tiny configs, random weights) is
+Each model of ``repro/harness/real_models.py`` (transformers, tiny configs, random weights) is
 exported, lowered stock and with the workaround, saved, and run in the real runtime in child processes,
 from bytes and by path; each output is compared with eager PyTorch. Prints one table: model x partitioner
 x load -> correct / wrong by X / failed (why). Not part of the gate's time budget.

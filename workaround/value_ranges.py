@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import torch
+from torch._subclasses.fake_tensor import FakeTensor
 from torch.export import ExportedProgram
 
 from workaround.copy_ops import aten_op
@@ -347,6 +348,8 @@ def constant_interval(exported_program: ExportedProgram, node: torch.fx.Node) ->
     tensor = get_param_tensor(exported_program, node)
     if tensor is None or tensor.numel() == 0:
         return Interval(0, 0)
+    if isinstance(tensor, FakeTensor):  # a constant whose values export did not keep: nothing is known
+        return None
     return Interval(int(tensor.min()), int(tensor.max()))
 
 

@@ -159,7 +159,7 @@ def sweep_cases(only: set[str] | None = None) -> list[SweepCase]:
     for op in supported_ops():
         if only is not None and op not in only:
             continue
-        for info in infos.get(ALIASES.get(op, op), [])[:1]:
+        for info in infos.get(ALIASES.get(op, op), []):
             name = info.name + (f".{info.variant_test_name}" if info.variant_test_name else "")
             for variant, function, tensors in variants(info):
                 case = _case(f"{op}.{variant.replace(' ', '_').replace('#', '')}", function, tensors)
@@ -198,11 +198,16 @@ def recorded(release: str) -> dict[str, dict[str, str]] | None:
     return json.loads(EXPECTED.read_text()).get(release)
 
 
-def record(release: str, outcomes: dict[str, dict[str, str]]) -> None:
-    """Keep ``outcomes`` as the expectations of ``release`` (other releases' stay as they are)."""
-    table = json.loads(EXPECTED.read_text()) if EXPECTED.exists() else {}
-    table[release] = dict(sorted(outcomes.items()))
-    EXPECTED.write_text(json.dumps(dict(sorted(table.items())), indent=1) + "\n")
+def record(release: str, outcomes: dict[str, dict[str, str]], replace: bool) -> None:
+    """Keep ``outcomes`` as the expectations of ``release``: all of them (``replace``), or merged into what is
+    recorded (a shard of the sweep; shards may finish at once, hence the lock). Other releases' stay."""
+    from filelock import FileLock
+
+    with FileLock(str(EXPECTED) + ".lock"):
+        table = json.loads(EXPECTED.read_text()) if EXPECTED.exists() else {}
+        merged = outcomes if replace else {**table.get(release, {}), **outcomes}
+        table[release] = dict(sorted(merged.items()))
+        EXPECTED.write_text(json.dumps(dict(sorted(table.items())), indent=1) + "\n")
 
 
 def differences(outcomes, expected) -> list[str]:
