@@ -42,14 +42,12 @@ def main(argv=None):
     parser.add_argument("--markdown", type=Path, help="write the per-op table here")
     parser.add_argument("--record", action="store_true",
                         help="keep this run's outcomes as the expectations of the installed OpenVINO release "
-                             "(a whole sweep replaces them, a shard is merged in)")
+                             "(a whole sweep replaces them; a shard or --ops is merged in)")
     parser.add_argument("--shard", type=shard, metavar="K/N",
                         help="run every N-th case from the K-th (run N shards side by side on N cores)")
     args = parser.parse_args(argv)
     if args.markdown:
         cli.require_writable(parser, "--markdown", args.markdown.parent)
-    if args.record and args.ops:
-        parser.error("--record keeps a whole sweep (or a shard of it): it does not go with --ops")
     from importlib.metadata import version
 
     from repro.harness import conformance, runtime  # torch, executorch: after the usage checks
@@ -78,7 +76,7 @@ def main(argv=None):
     if args.markdown:
         args.markdown.write_text(conformance.markdown(outcomes, release))
     if args.record:
-        conformance.record(release, outcomes, replace=args.shard is None)
+        conformance.record(release, outcomes, replace=args.shard is None and args.ops is None)
         print(f"conformance: recorded {len(outcomes)} outcomes for OpenVINO {release}")
         return EXIT_SAME
     expected = conformance.recorded(release)

@@ -82,6 +82,6 @@ EXPECTED_RAISES = {"wrong": WrongValues, "lowering_failed": LoweringFailed, "run
 
 
 def expected_failure(outcome, why):
-    """A strict xfail for a case the table says fails, naming what is wrong and what a pass means."""
-    return pytest.mark.xfail(raises=EXPECTED_RAISES[outcome], strict=True,
-                             reason=f"{outcome}: {why}. {UPSTREAM_CHANGED}")
+    """A strict xfail for a case the table says fails, naming what is expected and why; should it pass, the
+    report adds what that means (``tests/conftest.py`` appends UPSTREAM_CHANGED to an XPASS only)."""
+    return pytest.mark.xfail(raises=EXPECTED_RAISES[outcome], strict=True, reason=f"expected {outcome}: {why}")

@@ -36,3 +36,25 @@ def test_a_missing_executorch_stack_is_an_error_where_it_should_be_installed():
 
 def test_a_missing_executorch_stack_is_a_skip_where_the_environment_says_why():
     assert decide_without_torch("numpy<2 and numpy>=2") == "SKIPPED: numpy<2 and numpy>=2"
+
+
+def test_only_an_unexpected_pass_says_upstream_changed(pytester):
+    """An expected failure reports what it expects; the retire-this message is added to an XPASS alone."""
+    pytester.makeconftest("from tests.conftest import pytest_runtest_makereport  # noqa: F401")
+    pytester.makepyfile("""
+        import pytest
+
+        @pytest.mark.xfail(strict=True, reason="expected wrong: stale")
+        def test_still_wrong():
+            assert False
+
+        @pytest.mark.xfail(strict=True, reason="expected wrong: fixed upstream")
+        def test_now_right():
+            pass
+    """)
+    result = pytester.runpytest("-rxX", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1, xfailed=1)
+    output = result.stdout.str()
+    assert "expected wrong: fixed upstream. Upstream behaviour changed" in output
+    assert "expected wrong: stale. Upstream" not in output
+    assert "expected wrong: stale" in output, "the expected failure still says what it expects"

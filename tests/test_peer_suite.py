@@ -97,6 +97,12 @@ WITHOUT_THE_PATCHES = {
         "test_channels_last_output": "failed",
         "test_channels_last_input_with_dynamic_sizes_fails_at_export": "failed",
     },
+    "semantics": dict.fromkeys([  # wrong values, or a lowering error (int16, pixel_shuffle)
+        "test_int64_multiply_beyond_int32", "test_uint8_add_wraps_around",
+        "test_integer_floor_divide_above_2_pow_24", "test_float_trunc_divide_beyond_int32",
+        "test_float_fmod_of_a_large_quotient", "test_reflection_pad_1d",
+        "test_avg_pool_ceil_mode_counting_padding", "test_float64_multiply", "test_int16_add",
+        "test_pixel_shuffle"], "failed"),
 }
 
 

@@ -30,6 +30,7 @@ are most of a vision or transformer model's ops, and on finite values OpenVINO i
 Rules that need the value ranges take a ``ValueRanges``; the others look at the node alone.
 """
 
+import operator
 from collections.abc import Iterator
 
 import torch
@@ -219,7 +220,8 @@ def semantics_to_hand_back(graph: torch.fx.Graph, ranges: ValueRanges, runtime_i
         if partition_of(node) is None:
             continue
         if reason := computes_differently(node, ranges, special_values):
-            found[node] = reason
+            # One result of a multi-output op goes with the op: a partition cannot return part of it.
+            found[node.args[0] if node.target is operator.getitem else node] = reason
         for fed in constant_abs_and_what_feeds_it(node, runtime_inputs):
             if partition_of(fed) is not None:
                 found.setdefault(fed, "OpenVINO drops the Abs of a constant at compile time")

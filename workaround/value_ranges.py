@@ -20,6 +20,7 @@ The proof is interval arithmetic over the graph, in exact Python integers (no wr
 Only integer and bool tensors get a range; floats are not tracked.
 """
 
+import math
 import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -160,6 +161,9 @@ def one_result(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
     source, position = node.args
     if aten_op(source) in VALUES_AND_INDICES and position == 1:
         return index_interval(source)
+    if aten_op(source) in POOLS_WITH_INDICES and position == 1:  # flat indices into each spatial plane
+        shape = sizes(source.args[0])
+        return Interval(0, max(math.prod(shape[2:]) - 1, 0)) if shape else None
     return ranges.of(source.args[0])
 
 
@@ -252,6 +256,7 @@ CONVERTING = {aten._to_copy.default, torch.ops.dim_order_ops._to_dim_order_copy.
               torch.ops.dim_order_ops._clone_dim_order.default}
 # Ops returning (values, indices into the reduced or sorted dimension).
 VALUES_AND_INDICES = {aten.max.dim, aten.min.dim, aten.topk.default, aten.sort.default}
+POOLS_WITH_INDICES = {aten.max_pool2d_with_indices.default, aten.max_pool3d_with_indices.default}
 SELECTING = [aten.view_copy.default, aten.view.default, aten.reshape.default, aten._unsafe_view.default,
              aten.permute_copy.default, aten.permute.default, aten.expand_copy.default, aten.expand.default,
              aten.slice_copy.Tensor, aten.slice.Tensor, aten.select_copy.int, aten.select.int,

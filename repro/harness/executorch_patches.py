@@ -5,7 +5,7 @@ The changes are tracked patch series (``repro/patches/executorch/<series>/NNNN-*
 to the 1.5.1 wheel's). They are proven the way a reviewer would check them: ``git apply`` to a copy of
 what is installed, then run. Nothing here changes the installed packages.
 
-- Python series (``copy-exclusion``, ``channels-last``): ``overlay`` copies the installed
+- Python series (``copy-exclusion``, ``channels-last``, ``semantics``): ``overlay`` copies the installed
   ``executorch/backends/openvino`` into ``<folder>/executorch/backends/`` (its sibling backends
   symlinked) and applies the series there. With ``<folder>`` first on ``PYTHONPATH`` a child process
   imports the patched backend: ``executorch`` is a namespace package, so ``executorch.exir`` and the rest
@@ -24,8 +24,9 @@ import subprocess
 from pathlib import Path
 
 PATCHES = Path(__file__).resolve().parents[1] / "patches" / "executorch"
-COPY_EXCLUSION, CHANNELS_LAST, BLOB_LIFETIME = "copy-exclusion", "channels-last", "blob-lifetime"
-PYTHON_SERIES = (COPY_EXCLUSION, CHANNELS_LAST)
+COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS, BLOB_LIFETIME = "copy-exclusion", "channels-last", "semantics", \
+    "blob-lifetime"
+PYTHON_SERIES = (COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS)
 OP_TESTS = "backends/openvino/tests/*"  # what a series adds to or changes in ExecuTorch's own op tests
 RUNTIME = Path("backends/openvino/runtime")
 BACKEND_LIBRARY = "libexecutorch_backend_openvino.so"

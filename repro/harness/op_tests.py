@@ -23,7 +23,8 @@ from repro.harness import executorch_patches as patches
 
 PROJECT = Path(__file__).resolve().parents[2]
 # What each Python series adds to backends/openvino/tests/ops.
-NEW_OP_TESTS = {patches.COPY_EXCLUSION: "test_copy.py", patches.CHANNELS_LAST: "test_dim_order.py"}
+NEW_OP_TESTS = {patches.COPY_EXCLUSION: "test_copy.py", patches.CHANNELS_LAST: "test_dim_order.py",
+                patches.SEMANTICS: "test_semantics.py"}
 
 
 def op_tests_dir(root=None):
