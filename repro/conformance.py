@@ -50,7 +50,7 @@ def main(argv=None):
         cli.require_writable(parser, "--markdown", args.markdown.parent)
     from importlib.metadata import version
 
-    from repro.harness import conformance, runtime  # torch, executorch: after the usage checks
+    from repro.harness import conformance, conformance_record, runtime  # torch, executorch: after the usage checks
     from repro.harness.lowerings import STOCK, WORKAROUND
     from repro.harness.program_runner import ProgramRunner
 
@@ -74,16 +74,16 @@ def main(argv=None):
             "bytes", environment=conformance.F32_ENVIRONMENT) as runner:
         outcomes = conformance.run_sweep(cases, runner, folder, (STOCK, WORKAROUND), progress)
     if args.markdown:
-        args.markdown.write_text(conformance.markdown(outcomes, release))
+        args.markdown.write_text(conformance_record.markdown(outcomes, release))
     if args.record:
-        conformance.record(release, outcomes, replace=args.shard is None and args.ops is None)
+        conformance_record.record(release, outcomes, replace=args.shard is None and args.ops is None)
         print(f"conformance: recorded {len(outcomes)} outcomes for OpenVINO {release}")
         return EXIT_SAME
-    expected = conformance.recorded(release)
+    expected = conformance_record.recorded(release)
     if expected is None:
         print(f"conformance: nothing recorded for OpenVINO {release}: check the outcomes, then run with --record")
         return EXIT_DIFFERENT
-    changed = conformance.differences(outcomes, expected)  # the cases this run made, whole sweep or not
+    changed = conformance_record.differences(outcomes, expected)  # the cases this run made, whole sweep or not
     for line in changed:
         print(f"conformance: changed: {line}")
     print(f"conformance: {len(outcomes)} cases, {len(changed)} differ from what was recorded for OpenVINO "

@@ -11,7 +11,7 @@ import pytest
 from tests.helpers import skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
-from repro.harness import conformance  # noqa: E402
+from repro.harness import conformance, conformance_record  # noqa: E402
 from repro.harness.lowerings import STOCK, WORKAROUND  # noqa: E402
 from repro.harness.program_runner import ProgramRunner  # noqa: E402
 
@@ -39,7 +39,7 @@ def f32_runner():
 
 @pytest.fixture(scope="module")
 def recorded():
-    found = conformance.recorded(version("openvino"))
+    found = conformance_record.recorded(version("openvino"))
     if found is None:
         pytest.skip(f"no conformance outcomes are recorded for OpenVINO {version('openvino')}: run "
                     "python -m repro.conformance --record with it")

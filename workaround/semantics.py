@@ -212,6 +212,13 @@ def computes_differently(node: torch.fx.Node, ranges: ValueRanges, special_value
             or (special_values_differ(node) if special_values == "torch" else None))
 
 
+def with_its_results(node: torch.fx.Node) -> list[torch.fx.Node]:
+    """A multi-output op and every getitem of its results, from the op or one of them: they go together, since
+    a partition can neither return part of a tuple nor take one as an input."""
+    op = node.args[0] if node.target is operator.getitem else node
+    return [op, *(user for user in op.users if user.target is operator.getitem)]
+
+
 def semantics_to_hand_back(graph: torch.fx.Graph, ranges: ValueRanges, runtime_inputs: set[str],
                            partition_of, special_values: str = "openvino") -> dict[torch.fx.Node, str]:
     """{tagged node: why} for every node OpenVINO would compute differently from PyTorch."""
@@ -220,8 +227,8 @@ def semantics_to_hand_back(graph: torch.fx.Graph, ranges: ValueRanges, runtime_i
         if partition_of(node) is None:
             continue
         if reason := computes_differently(node, ranges, special_values):
-            # One result of a multi-output op goes with the op: a partition cannot return part of it.
-            found[node.args[0] if node.target is operator.getitem else node] = reason
+            for part in with_its_results(node):
+                found.setdefault(part, reason)
         for fed in constant_abs_and_what_feeds_it(node, runtime_inputs):
             if partition_of(fed) is not None:
                 found.setdefault(fed, "OpenVINO drops the Abs of a constant at compile time")

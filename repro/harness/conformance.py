@@ -15,15 +15,13 @@ Run it with OpenVINO computing in f32 (``OV_CPU_MAX_ISA`` capped in the runtime'
 magnitude, integers exactly, NaN where eager has NaN.
 """
 
-import json
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import torch
 
 from repro.harness.catalogue import SEED, Case
+from repro.harness.conformance_record import SPECIAL_FLOATS
 
 # Support-list names whose OpInfo is called otherwise (the functional op an aten op is exported from).
 ALIASES = {"_softmax": "softmax", "_log_softmax": "log_softmax", "convolution": "nn.functional.conv2d",
@@ -39,9 +37,7 @@ FLOAT_SAMPLES = 1  # float32 sample calls per op (each case costs ~1 s per lower
 # AVX-512 BF16 or AMX unless the importing process caps the ISA below them (measured on 2025.4.1 - 2026.4.1;
 # a cap above what a CPU has changes nothing there).
 F32_ENVIRONMENT = {"OV_CPU_MAX_ISA": "AVX512_CORE_VNNI"}
-LOWERINGS = ("stock", "workaround")
-EXPECTED = Path(__file__).with_name("conformance_expected.json")
-SPECIAL_FLOATS = (math.nan, math.inf, -math.inf, -0.0, 1e30, -2.5, 0.5)
+
 BOUND_INTEGERS = (2**31 - 1, -2**31, 2**40 + 3, -7, 0, 100000)
 INTEGER_DTYPES = (torch.int32, torch.int64, torch.uint8)
 FLOAT_ATOL = 1e-4  # relative to the output's magnitude: what f32 leaves
@@ -202,54 +198,3 @@ def run_sweep(cases, runner, save_dir, lowerings, progress=None) -> dict[str, di
         if progress:
             progress(number, sweep_case, outcomes[sweep_case.id])
     return outcomes
-
-
-def recorded(release: str) -> dict[str, dict[str, str]] | None:
-    """The outcomes recorded for an OpenVINO release, or None if it was never swept."""
-    if not EXPECTED.exists():
-        return None
-    return json.loads(EXPECTED.read_text()).get(release)
-
-
-def record(release: str, outcomes: dict[str, dict[str, str]], replace: bool) -> None:
-    """Keep ``outcomes`` as the expectations of ``release``: all of them (``replace``), or merged into what is
-    recorded (a shard of the sweep; shards may finish at once, hence the lock). Other releases' stay."""
-    from filelock import FileLock
-
-    with FileLock(str(EXPECTED) + ".lock"):
-        table = json.loads(EXPECTED.read_text()) if EXPECTED.exists() else {}
-        merged = outcomes if replace else {**table.get(release, {}), **outcomes}
-        table[release] = dict(sorted(merged.items()))
-        EXPECTED.write_text(json.dumps(dict(sorted(table.items())), indent=1) + "\n")
-
-
-def differences(outcomes, expected) -> list[str]:
-    """One line per case whose outcome is not the recorded one (or that was never recorded)."""
-    lines = []
-    for case_id, found in outcomes.items():
-        if (want := expected.get(case_id)) != found:
-            lines.append(f"{case_id}: {found} where {want or 'nothing'} was recorded")
-    return lines
-
-
-def not_correct(found: dict[str, str], lowering: str) -> bool:
-    return found[lowering] not in ("correct", "not_delegated")
-
-
-def markdown(outcomes, release: str) -> str:
-    """A row per op: how many cases, what stock and the workaround get wrong, by variant."""
-    by_op: dict[str, list] = {}
-    for case_id, found in outcomes.items():
-        op, opinfo, variant = case_id.split("/")
-        by_op.setdefault((op, opinfo), []).append((variant, found))
-    counts = {name: sum(not_correct(found, name) for found in outcomes.values()) for name in LOWERINGS}
-    lines = [f"OpenVINO {release}, f32 (`OV_CPU_MAX_ISA` capped), {len(by_op)} ops, {len(outcomes)} cases: stock "
-             f"not correct in {counts['stock']}, the workaround in {counts['workaround']}. Each case is a sample "
-             "call of PyTorch's OpInfo database; `not_delegated`: the stock partitioner made no delegate.", "",
-             "| op (OpInfo) | cases | stock not correct | workaround not correct |", "|---|---|---|---|"]
-    for (op, opinfo), rows in sorted(by_op.items()):
-        cells = [", ".join(f"{variant} ({found[name]})" for variant, found in rows if not_correct(found, name))
-                 or "-"
-                 for name in LOWERINGS]
-        lines.append(f"| `{op}` ({opinfo}) | {len(rows)} | {cells[0]} | {cells[1]} |")
-    return "\n".join(lines) + "\n"

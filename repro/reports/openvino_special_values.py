@@ -1,0 +1,67 @@
+"""A comment for openvino#31196 ("The greater operator is incorrect on nan"), not a new issue: what the
+conformance sweep measured of NaN and infinities through OpenVINO's PyTorch frontend, rendered from the
+outcomes it recorded (``repro/harness/conformance_expected.json``, read torch-free).
+
+    python -m repro.reports.openvino_special_values [--release 2026.4.1]
+"""
+
+import argparse
+import sys
+
+from repro.harness import conformance_record
+
+ISSUE = "openvinotoolkit/openvino#31196"
+# Threads on the same family that a maintainer would link (searched 2026-12-01; docs/upstream.md).
+RELATED = ("#35927 (closed: Greater/GreaterOrEqual with NaN, ONNX)", "#35649 (open: Relu(NaN) is 0)",
+           "#35935 (open: MaxPool of an all-NaN window is -FLT_MAX)",
+           "PR #5494 (2021: the CPU Reduce starts max from -FLT_MAX, so a max of all -inf is -FLT_MAX)")
+
+
+def special_value_rows(outcomes):
+    """(op, OpInfo) of every "special values" case the stock partitioner got wrong, sorted."""
+    return sorted(tuple(case_id.split("/")[:2]) for case_id, found in outcomes.items()
+                  if case_id.endswith("/special values") and found["stock"] == "wrong")
+
+
+def comment(outcomes, release):
+    rows = special_value_rows(outcomes)
+    ops = ", ".join(f"`{op}`" for op, _ in rows)
+    cycle = ", ".join(map(str, conformance_record.SPECIAL_FLOATS))
+    return "\n".join([
+        f"A data point for {ISSUE}, from the PyTorch side (ExecuTorch's OpenVINO delegate, CPU, OpenVINO "
+        f"{release}, f32 forced with `OV_CPU_MAX_ISA=AVX512_CORE_VNNI`):",
+        "",
+        f"We ran every op of the PyTorch frontend's support list on inputs cycling through {cycle}, "
+        f"compared with eager PyTorch. {len(rows)} ops differ: {ops}.",
+        "",
+        "Greater and GreaterEqual are the comparisons among them (Less, LessEqual, Equal and NotEqual are "
+        "right); the rest drop NaN (ReLU, Clamp, Maximum/Minimum, ReduceMax/Min, TopK, Sort, MaxPool), give "
+        "inf for `exp(nan)`, 0 beside a NaN in SoftMax, or -FLT_MAX for a max over -inf.",
+        "",
+        "Related: " + "; ".join(RELATED) + ".",
+        "",
+        "Each row is a sample call of PyTorch's OpInfo database, recorded by our conformance sweep; the "
+        "reproducer for any one of them is a two-node model (Parameter, the op).",
+    ]) + "\n"
+
+
+def main(argv=None):
+    from importlib.metadata import PackageNotFoundError, version
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    try:
+        installed = version("openvino")
+    except PackageNotFoundError:
+        installed = None
+    parser.add_argument("--release", default=installed, help="the OpenVINO release whose sweep to render")
+    args = parser.parse_args(argv)
+    outcomes = conformance_record.recorded(args.release) if args.release else None
+    if outcomes is None:
+        print(f"no conformance outcomes are recorded for OpenVINO {args.release}", file=sys.stderr)
+        return 2
+    sys.stdout.write(comment(outcomes, args.release))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
