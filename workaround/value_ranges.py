@@ -353,8 +353,10 @@ def constant_interval(exported_program: ExportedProgram, node: torch.fx.Node) ->
     tensor = get_param_tensor(exported_program, node)
     if tensor is None or tensor.numel() == 0:
         return Interval(0, 0)
-    if isinstance(tensor, FakeTensor):  # a constant whose values export did not keep: nothing is known
-        return None
+    if isinstance(tensor, FakeTensor):  # lowering holds constants as fake tensors; small ones keep their values
+        tensor = tensor.constant
+        if tensor is None:  # a constant whose values were not kept: nothing is known
+            return None
     return Interval(int(tensor.min()), int(tensor.max()))
 
 
