@@ -36,6 +36,7 @@ from collections.abc import Iterator
 import torch
 
 from workaround.copy_ops import aten_op
+from workaround.delegate_limits import tensors
 from workaround.value_ranges import CONVERTING, ValueRanges, integral_dtype
 
 aten = torch.ops.aten
@@ -74,10 +75,6 @@ IEEE_DIFFERENCES = {
 }
 INT32 = torch.int32
 FLOAT32_EXACT = 2**24  # float32 holds every integer of at most this magnitude
-
-
-def tensors(value: object) -> list[torch.Tensor]:
-    return [leaf for leaf in torch.utils._pytree.tree_leaves(value) if isinstance(leaf, torch.Tensor)]
 
 
 def tensors_touched(node: torch.fx.Node) -> Iterator[torch.Tensor]:
