@@ -57,12 +57,6 @@ def boundary_values(edge_program):
     return inputs, outputs
 
 
-def boundary_dim_orders(edge_program):
-    """(dim order of each user input, dim order of each output) of a partition; None for non-tensors."""
-    inputs, outputs = boundary_values(edge_program)
-    return [dim_order(value) for value in inputs], [dim_order(value) for value in outputs]
-
-
 def constant(values):
     import openvino.opset8 as ops
 
@@ -95,19 +89,18 @@ def write_output_in(model, index, order):
     model.outputs[index].get_tensor().set_names({mark(OUTPUT_MARK, index, order)})
 
 
+def is_int64(value):
+    return isinstance(value, torch.Tensor) and value.dtype is torch.int64
+
+
 def mark_int64_boundaries(model, examples, output_values):
     """Name every int64 boundary tensor as proven within int32: the partitioner handed back every node whose
     int64 values it could not prove so (``workaround.semantics``), and the checker reads the names back."""
     ports = [*model.inputs, *model.outputs]
     values = [*examples, *output_values]
     for position, (port, value) in enumerate(zip(ports, values, strict=True)):
-        if isinstance(value, torch.Tensor) and value.dtype is torch.int64:
+        if is_int64(value):
             port.get_tensor().set_names(port.get_names() | {int64_mark(position)})
-
-
-def int64_boundary(examples, output_values):
-    return any(isinstance(value, torch.Tensor) and value.dtype is torch.int64
-               for value in [*examples, *output_values])
 
 
 def honour_dim_orders(model, input_orders, output_orders):
@@ -150,14 +143,12 @@ def preprocess(cls, edge_program, compile_specs):
 
     if not made_by_workaround(edge_program.graph):
         return BOUNDARY_DIM_ORDERS.stock.__func__(cls, edge_program, compile_specs)
-    input_orders, output_orders = boundary_dim_orders(edge_program)  # before the passes revert dim-order ops
-    _, output_values = boundary_values(edge_program)
+    examples, output_values = boundary_values(edge_program)  # before the passes revert dim-order ops
+    input_orders, output_orders = [dim_order(value) for value in examples], [dim_order(v) for v in output_values]
     options = {spec.key: spec.value.decode() for spec in compile_specs}
     precision = options.get(PRECISION_KEY)
-    user_inputs = set(edge_program.graph_signature.user_inputs)
-    examples = [node.meta["val"] for node in edge_program.graph.nodes if node.target in user_inputs]
-    if all(map(is_default, input_orders + output_orders)) and precision is None and not int64_boundary(
-            examples, output_values):
+    if all(map(is_default, input_orders + output_orders)) and precision is None and not any(
+            map(is_int64, [*examples, *output_values])):
         return BOUNDARY_DIM_ORDERS.stock.__func__(cls, edge_program, compile_specs)
     for pass_class in (DimOrderOpsRevertPass, DecomposeFloorDividePass):
         result = pass_class()(edge_program.graph_module)

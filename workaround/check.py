@@ -14,7 +14,7 @@ which the workaround's partitions carry).
 
 It flags what OpenVINO's CPU plugin computes differently from PyTorch, where the program shows it
 (``workaround.computed_differently``: float64 and int64 boundary tensors, uint8 / int8 arithmetic on
-boundary tensors, integer arithmetic through float32, trunc division through int32).
+boundary tensors, division and remainders through float32, trunc division through int32).
 
 It flags delegate arguments the delegate cannot run at all: a 0-d or 0-size tensor fails at run
 time (``empty_or_0d_argument``), and a dynamic-shaped output is never resized, so it comes back
@@ -96,7 +96,7 @@ def pass_through_outputs(compiled):
     fed by a Parameter (an integer ``x + 0`` or ``x * 1`` it eliminated) keeps its own tensor name, and the
     plugin writes it (measured: right on repeated runs with changing inputs)."""
     runtime_model = compiled.get_runtime_model()
-    input_names = set().union(*(port.get_names() for port in compiled.inputs)) if compiled.inputs else set()
+    input_names = set().union(*(port.get_names() for port in compiled.inputs))
     found = []
     for index, result in enumerate(runtime_model.get_results()):
         source = result.input_value(0).get_node()
