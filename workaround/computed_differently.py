@@ -22,6 +22,8 @@ Re-export such models with the workaround.
 Torch-free: it reads what ``workaround.pte_reader`` and OpenVINO's runtime model give.
 """
 
+from collections.abc import Iterator
+
 from workaround.boundary_marks import read_int64_mark
 
 SEMANTICS = ("float64_computed_as_float32", "int64_computed_in_32_bits", "narrow_integer_arithmetic_saturates",
@@ -60,17 +62,26 @@ def only_gather_indices(node) -> bool:
                               layer(user) == "Gather" and port == 1 for user, port in uses)
 
 
-def reaches_integer_convert(node) -> bool:
-    """Whether a value computed from the node is converted back to an integer precision."""
-    seen, frontier = set(), [user for user, _ in consumers(node)]
+def reachable(node, step) -> Iterator:
+    """The node and every node ``step`` (``sources`` upwards, ``users`` downwards) leads to from it, once each."""
+    seen, frontier = set(), [node]
     while frontier:
         current = frontier.pop()
-        if layer(current) == "Convert" and precision(current) in INTEGERS:
-            return True
-        if current.get_friendly_name() not in seen:
-            seen.add(current.get_friendly_name())
-            frontier += [user for user, _ in consumers(current)]
-    return False
+        if current.get_friendly_name() in seen:
+            continue
+        seen.add(current.get_friendly_name())
+        yield current
+        frontier += step(current)
+
+
+def users(node) -> list:
+    return [user for user, _ in consumers(node)]
+
+
+def reaches_integer_convert(node) -> bool:
+    """Whether the node's value, or one computed from it, is converted to an integer precision."""
+    return any(layer(current) == "Convert" and precision(current) in INTEGERS
+               for current in reachable(node, users))
 
 
 def proven_positions(compiled) -> set[int]:
@@ -105,20 +116,6 @@ def original_ops(node) -> set[str]:
             if len(parts) > 2 and parts[1].startswith("aten.")}
 
 
-def input_ancestors(node) -> list:
-    """The runtime graph's Inputs the node's value is computed from."""
-    seen, frontier, found = set(), [node], []
-    while frontier:
-        current = frontier.pop()
-        if current.get_friendly_name() in seen:
-            continue
-        seen.add(current.get_friendly_name())
-        if layer(current) == "Input":
-            found.append(current)
-        frontier += sources(current)
-    return found
-
-
 def wrapping(node) -> bool:
     """Whether the node was compiled from arithmetic that can leave its dtype (not max, min, where, ...)."""
     return any(op.split(".")[1] in WRAPPING for op in original_ops(node))
@@ -130,9 +127,11 @@ def divides_through_float32(node) -> bool:
     ops = original_ops(node)
     if ops & REMAINDERS:
         return True
-    integer_inputs = any(precision(source) in INTEGERS for source in input_ancestors(node))
-    integer_result = precision(node) in INTEGERS or reaches_integer_convert(node)
-    return bool(ops & DIVISIONS) and integer_inputs and integer_result
+    if not ops & DIVISIONS:  # most nodes: no walk of the graph for them
+        return False
+    integer_inputs = any(layer(ancestor) == "Input" and precision(ancestor) in INTEGERS
+                         for ancestor in reachable(node, sources))
+    return integer_inputs and (precision(node) in INTEGERS or reaches_integer_convert(node))
 
 
 def graph_findings(compiled) -> list[tuple[str, int | None, str]]:
