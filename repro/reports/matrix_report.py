@@ -28,7 +28,7 @@ from packaging.version import Version
 from repro.harness.outcomes import describe_counts
 from repro.reports import markdown as md
 from repro.reports import release_boundaries
-from repro.reports.release_boundaries import import_reads_caller_buffer, own_cpu_runs
+from repro.reports.release_boundaries import own_cpu_runs, program_verdict
 
 APIS = {"python": "Python", "c": "C", "cpp": "C++"}
 ORDERS = {"inputs_first": "inputs first", "outputs_first": "outputs first"}
@@ -117,7 +117,7 @@ def release_table(rows, *, everything=True):
         cells = symptom_cells(row.get("plain"))
         values = [row["release"]] + ([STATUS_MEANING.get(row["status"], row["status"])] if everything else [])
         values += [symptoms_text(cells[c]) for c in COLUMNS]
-        values += [cell(import_reads_caller_buffer(row.get("import_lifetime")))] if everything else []
+        values += [cell(program_verdict(row.get("import_lifetime")))] if everything else []
         values += [executorch_cell(row.get("executorch"))] if with_executorch else []
         values.append((row.get("detail") or "").replace("|", "/").replace("\n", " ")[:160])
         lines.append("| " + " | ".join(values) + " |")

@@ -173,6 +173,8 @@ def run_patch_tests(python, timeout):
 
 EXECUTORCH_RUNS = ("executorch", "executorch_by_path", "executorch_channels_last", "executorch_empty_constants")
 IMPORT_PROGRAM, OVERLOADS_PROGRAM = "openvino_import_lifetime.c", "openvino_import_overloads.cpp"
+CONSTANT_ABS, CONSTANT_ABS_PROGRAM = "openvino_constant_abs.py", "openvino_constant_abs.cpp"
+CPU_SEMANTICS = "openvino_cpu_semantics.py"
 
 
 def executorch_runs(python, timeout):
@@ -201,7 +203,8 @@ def matrix_row(requested, release, *, cache, executorch_versions, timeout, progr
            "plain": None, "snippet": None, "import_lifetime": None, "import_overloads": None,
            "import_symbols": None, "executorch": None, "executorch_by_path": None,
            "executorch_channels_last": None, "executorch_environment": None, "executorch_patch_tests": None,
-           "executorch_by_path_patched": None, "executorch_releases": None, "executorch_empty_constants": None}
+           "executorch_by_path_patched": None, "executorch_releases": None, "executorch_empty_constants": None,
+           "constant_abs": None, "constant_abs_cpp": None, "cpu_semantics": None}
     started = time.monotonic()
     executorch = executorch_versions[-1] if executorch_versions and Version(release) >= EXECUTORCH_INSTALLS_FROM \
         else None
@@ -222,6 +225,11 @@ def matrix_row(requested, release, *, cache, executorch_versions, timeout, progr
     row["import_overloads"] = commands.run(commands.cpp_build(OVERLOADS_PROGRAM), python, [OVERLOADS_PROGRAM],
                                            timeout)
     row["import_symbols"] = commands.run(commands.IMPORT_SYMBOLS, python, timeout=timeout)
+    progress(release, "running the semantics reproducers (Python, and the C++ twin of the Abs one)")
+    row["constant_abs"] = run_attachment(python, CONSTANT_ABS, timeout)
+    row["constant_abs_cpp"] = commands.run(commands.cpp_build(CONSTANT_ABS_PROGRAM), python,
+                                           [CONSTANT_ABS_PROGRAM], timeout)
+    row["cpu_semantics"] = run_attachment(python, CPU_SEMANTICS, timeout)
     if executorch:
         progress(release, f"running the ExecuTorch path and reproducers (executorch {executorch})")
         row.update(executorch_runs(python, timeout))

@@ -16,7 +16,7 @@ from repro import attachment_commands as commands
 from repro.reports import markdown as md
 from repro.reports.matrix_report import by_release, neighbour_groups
 from repro.reports.openvino_stale_copies import CHECKLIST, template_fields
-from repro.reports.release_boundaries import import_reads_caller_buffer
+from repro.reports.release_boundaries import program_verdict
 
 IMPORT_REPRODUCER = md.attachment("openvino_import_lifetime.c")
 OVERLOADS_PROGRAM = md.attachment("openvino_import_overloads.cpp")
@@ -29,7 +29,7 @@ ISTREAM = re.compile(r"std::basic_istream<char, std::char_traits<char> ?>")
 
 def reads_caller_buffer(row):
     """The C program's verdict on this release: True (bug), False (copies), None (not built or not run)."""
-    return import_reads_caller_buffer(row.get("import_lifetime"))
+    return program_verdict(row.get("import_lifetime"))
 
 
 def measured(row):

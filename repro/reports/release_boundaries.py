@@ -57,9 +57,30 @@ def part_shipped(part, rows_api, missing_phrase):
     return read
 
 
-def import_reads_caller_buffer(report):
-    """True / False from openvino_import_lifetime.c's exit code; None where it could not be built or run."""
+def program_verdict(report):
+    """True (bug) / False (fine) from an attachment's exit code, 1 or 0 as each prints it; None where it could not
+    be built or run."""
     return {0: False, 1: True}.get((report or {}).get("exit_code"))
+
+
+# The cases of attachments/openvino_cpu_semantics.py, as it names them in its output (tests hold the two equal).
+CPU_SEMANTICS_CASES = ("ReduceMax of all -inf", "ReduceMin of all +inf", "MaxPool of an all -inf window",
+                       "AvgPool's ceil window with padding counted", "trunc division through Convert(i32)",
+                       "i32 floor division above 2**24")
+
+
+def semantics_case_wrong(case):
+    """True / False from the case's line in openvino_cpu_semantics.py's output ("case: WRONG: ..." or "case:
+    right: ..."); None where the attachment did not run to its verdict."""
+    def read(row):
+        report = row.get("cpu_semantics") or {}
+        if program_verdict(report) is None:
+            return None
+        for line in report.get("stdout", "").splitlines():
+            if line.startswith(f"{case}: "):
+                return line[len(case) + 2:].startswith("WRONG")
+        return None
+    return read
 
 
 # name -> (reader, what "yes" means for the report). Order: as a maintainer reads them.
@@ -71,8 +92,13 @@ SIGNALS = {
                     "before infer(), get_input_tensor(0) is output 0's buffer"),
     "C API in the wheel": (part_shipped("c_api", "c", "does not ship the C API"), "libopenvino_c ships"),
     "C++ headers in the wheel": (part_shipped("cpp", "cpp", "no C++ headers"), "include/ and libopenvino ship"),
-    "import reads the caller's buffer": (lambda row: import_reads_caller_buffer(row.get("import_lifetime")),
+    "import reads the caller's buffer": (lambda row: program_verdict(row.get("import_lifetime")),
                                          "ov_core_import_model keeps reading its content"),
+    "Abs of constants dropped": (lambda row: program_verdict(row.get("constant_abs")),
+                                 "Abs(Range(-2, 2)) + p comes back without the Abs (Python)"),
+    "Abs of constants dropped (C++)": (lambda row: program_verdict(row.get("constant_abs_cpp")),
+                                       "the same, from the C++ twin"),
+    **{case: (semantics_case_wrong(case), "differs from PyTorch") for case in CPU_SEMANTICS_CASES},
 }
 
 

@@ -9,7 +9,13 @@
 - ``executorch-channels-last.md`` (``executorch_channels_last``): the backend hands boundary tensors to
   OpenVINO with their sizes only, so channels-last ones give wrong values; with our two-step patch;
 - ``executorch-empty-constants.md`` (``executorch_empty_constants``): a program whose only constants are
-  0-size (a KV cache that starts empty, once a delegate took the weights) fails to load by path.
+  0-size (a KV cache that starts empty, once a delegate took the weights) fails to load by path;
+- ``openvino-constant-abs.md`` (``openvino_constant_abs``): a comment for openvino#38166, the CPU plugin
+  dropping a rank-1 Abs of constants (what PyTorch's reflection padding compiles to), first bad release;
+- ``openvino-cpu-semantics.md`` (``openvino_cpu_semantics``): max/min over ∓inf, AvgPool's ceil divisor,
+  trunc and i32 floor division, each differing from PyTorch;
+- ``openvino-special-values.md`` (``openvino_special_values``): a comment for openvino#31196, what the
+  conformance sweep recorded of NaN and infinities for the newest release of the matrix that has a record.
 
 Each renders the same way (``repro/reports/markdown.py``)
 and states evidence only from the rows it was given, naming the releases that were and were not run.
@@ -18,14 +24,20 @@ and states evidence only from the rows it was given, naming the releases that we
 from repro.reports.executorch_channels_last import executorch_channels_last
 from repro.reports.executorch_empty_constants import executorch_empty_constants
 from repro.reports.executorch_frees_blob import executorch_frees_blob
+from repro.reports.openvino_constant_abs import openvino_constant_abs
+from repro.reports.openvino_cpu_semantics import openvino_cpu_semantics
 from repro.reports.openvino_import_lifetime import openvino_import_lifetime
+from repro.reports.openvino_special_values import openvino_special_values
 from repro.reports.openvino_stale_copies import openvino_stale_copies
 
 REPORTS = {"openvino-stale-copies.md": openvino_stale_copies,
            "openvino-import-lifetime.md": openvino_import_lifetime,
            "executorch-frees-blob.md": executorch_frees_blob,
            "executorch-channels-last.md": executorch_channels_last,
-           "executorch-empty-constants.md": executorch_empty_constants}
+           "executorch-empty-constants.md": executorch_empty_constants,
+           "openvino-constant-abs.md": openvino_constant_abs,
+           "openvino-cpu-semantics.md": openvino_cpu_semantics,
+           "openvino-special-values.md": openvino_special_values}
 
 
 def write_reports(matrix, directory):

@@ -1,0 +1,47 @@
+"""OpenVINO CPU plugin: four results that differ from the framework semantics they are converted from."""
+import numpy as np
+
+try:  # 2025.0 and later (2026 has no openvino.runtime)
+    import openvino as ov
+    import openvino.opset8 as ops
+except ImportError:  # 2023.0 - 2024.6
+    import openvino.runtime as ov
+    import openvino.runtime.opset8 as ops
+
+
+def run(build, data):
+    x = ops.parameter(data.shape, data.dtype, name="x")
+    model = ov.Model([build(x)], [x])
+    return ov.Core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})([data])[0]
+
+
+def avg_pool_ceil(x):  # torch.nn.functional.avg_pool1d(x, 3, 2, 1, ceil_mode=True), padding counted
+    return ops.avg_pool(x, [2], [1], [1], [3], exclude_pad=False, rounding_type="ceil")
+
+
+def trunc_division(x):  # what the PyTorch frontend makes of torch.div(x, 1.0, rounding_mode="trunc")
+    quotient = ops.divide(x, ops.constant(np.float32(1)))  # Divide floors integers only ("python division")
+    return ops.convert_like(ops.convert(quotient, "i32"), x)
+
+
+f32, inf = np.float32, np.inf
+cases = [  # name, model, input, PyTorch's result
+    ("ReduceMax of all -inf", lambda x: ops.reduce_max(x, [0]), np.array([-inf, -inf], f32), [-inf]),
+    ("ReduceMin of all +inf", lambda x: ops.reduce_min(x, [0]), np.array([inf, inf], f32), [inf]),
+    ("MaxPool of an all -inf window", lambda x: ops.max_pool(x, [1], [1], [0], [0], [2]).output(0),
+     np.full([1, 1, 2], -inf, f32), [[[-inf]]]),
+    ("AvgPool's ceil window with padding counted", avg_pool_ceil, np.ones([1, 1, 4], f32), [[[2 / 3, 1, 0.5]]]),
+    ("trunc division through Convert(i32)", trunc_division, np.array([3e9, -7.5, inf], f32), [3e9, -7, inf]),
+    ("i32 floor division above 2**24", lambda x: ops.divide(x, ops.constant(np.int32(10))),
+     np.array([123456789, -123456789], np.int32), [12345678, -12345679]),
+]
+print("OpenVINO", ov.get_version())
+wrong = 0
+for name, build, data, pytorch in cases:
+    got = run(build, data)
+    expected = np.array(pytorch, data.dtype)  # integers compared exactly, floats to 1e-6
+    right = np.array_equal(got, expected) if data.dtype.kind == "i" else np.allclose(got, expected, rtol=1e-6)
+    wrong += not right
+    print(f"{name}: {'right' if right else 'WRONG'}: {got.ravel()} (PyTorch: {expected.ravel()})")
+print(f"BUG REPRODUCED: {wrong} of {len(cases)} differ" if wrong else "OK: every result as in PyTorch")
+raise SystemExit(int(wrong > 0))

@@ -1,0 +1,73 @@
+"""A comment for openvino#38166 ("Rank-1 Abs is silently removed on CPU when its input is derived from
+constants"), not a new issue: the PyTorch path into it, a plain-OpenVINO reproducer and its C++ twin
+(``attachments/openvino_constant_abs.{py,cpp}``) with their output pasted, the first bad release from the
+matrix's rows, and the transformation read in OpenVINO's sources.
+"""
+
+from repro import attachment_commands as commands
+from repro.reports import markdown as md
+from repro.reports import release_boundaries as boundaries
+from repro.reports.matrix_report import by_release
+
+ISSUE = "openvinotoolkit/openvino#38166"
+REPRODUCER = md.attachment("openvino_constant_abs.py")
+CPP_REPRODUCER = md.attachment("openvino_constant_abs.cpp")
+SIGNAL, CPP_SIGNAL = "Abs of constants dropped", "Abs of constants dropped (C++)"
+TRANSFORMATION = """\
+Read in source (`src/common/transformations/src/transformations/common_optimizations/\
+simplify_shape_of_sub_graph.cpp`, the snapshot indexed here): `AbsSinking` matches an `Abs` of rank 1
+(`pattern::rank_equals(1)`) and replaces it by its input when `ov::util::evaluate_both_bounds(input)` gives a
+lower bound that is `>= 0` everywhere; `SimplifyShapeOfSubGraph` registers it. It came with PR #24526 (2024-05,
+"Abs value inference and optimization"); PR #31735 (open) makes it skip an `Abs` applied directly to a
+`Constant`, which this graph is not (its input is a `Range`), so we expect it not to cover this case (not
+built here). What changed between the last good and the first bad release (above) is not identified here: the
+pass is older than the first bad release."""
+
+
+def verdicts(rows, signal=SIGNAL):
+    return dict(boundaries.measured(rows, signal))
+
+
+def newest_bad(rows):
+    bad = [row for row in by_release(rows) if boundaries.program_verdict(row.get("constant_abs"))]
+    return bad[-1] if bad else None
+
+
+def pytorch_path():
+    return """\
+PyTorch's decomposition of reflection padding (`torch._decomp.decompositions._reflection_pad`, which
+`torch.export(...).run_decompositions()` and ExecuTorch's `to_edge` apply) builds its gather index as
+`(n - 1) - |(n - 1) - |arange(-pad, n + pad')||`: a rank-1 `Abs` of a constant `Range`. Through ExecuTorch's
+OpenVINO delegate on CPU, `F.pad(torch.arange(5.).reshape(1, 1, 5), (2, 1), mode="reflect")` gives
+`[3 4 0 1 2 3 4 3]` instead of `[2 1 0 1 2 3 4 3]`: without the first `Abs` the index starts `[-2 -1 0 ...]`,
+and negative indices wrap (measured with executorch 1.5.1 and OpenVINO 2026.4.1; our gate holds it)."""
+
+
+def releases(rows, available):
+    lines = [boundaries.describe(rows, SIGNAL, available), boundaries.describe(rows, CPP_SIGNAL, available)]
+    return md.bullets(lines) + "\n\n" + md.first_bad_release(verdicts(rows), available)
+
+
+def comment(rows, available):
+    newest = newest_bad(rows)
+    if newest is None:
+        return md.issue(f"Comment for {ISSUE}: not reproduced", [("Releases", releases(rows, available))])
+    cpp = newest.get("constant_abs_cpp") or {}
+    cpp_output = (md.code_block(cpp["output"], "text") if boundaries.program_verdict(cpp) is not None
+                  else f"Not built on {newest['release']}: {(cpp.get('output') or 'not run').splitlines()[-1]}")
+    return md.issue(f"Comment for {ISSUE}: the same drop from PyTorch's reflection padding; first bad release", [
+        ("What we add", f"""\
+We hit {ISSUE} from PyTorch, and measured which releases have it. Element types: f32, i32 and i64 lose
+the `Abs`, i8 keeps it (on {newest['release']}, below)."""),
+        ("How PyTorch models reach it", pytorch_path()),
+        ("Reproducer (`pip install openvino numpy`)", md.code_block(REPRODUCER.read_text())),
+        (f"Its output on {newest['release']}", md.code_block(newest["constant_abs"]["stdout"], "text")),
+        ("C++ twin", md.code_block(CPP_REPRODUCER.read_text(), "cpp") + "\n\n"
+         + md.code_block(commands.cpp_build(CPP_REPRODUCER.name), "sh") + "\n\n" + cpp_output),
+        ("Releases (each run in its own venv from PyPI)", releases(rows, available)),
+        ("The transformation", TRANSFORMATION),
+    ])
+
+
+def openvino_constant_abs(matrix):
+    return comment(matrix["rows"], matrix.get("available", ()))
