@@ -10,9 +10,11 @@ import os
 
 import pytest
 
+from repro.reports import openvino_constant_abs
 from tests.helpers import ATTACHMENTS, REPRO, run_cli, skip_module_without_executorch_path
 from tests.outcomes import assert_equals_eager, expected_failure
 from tests.release_behaviour import (
+    ABS_OF_CONSTANTS_DROPPED_FROM,
     ALIAS_COPY_DELEGATED_FROM,
     installed_openvino,
     stock_outcome,
@@ -147,6 +149,23 @@ def test_minimal_channels_last_reproducer_reproduces():
     contiguous, channels_last = (float(line.rsplit(" ", 1)[1]) for line in lines[1:3])
     assert contiguous < 1e-2
     assert channels_last > 0.1
+
+
+def test_minimal_semantics_reproducer_shows_each_class_and_what_the_abs_report_states():
+    """repro/attachments/executorch_semantics.py, the reproducer in the ExecuTorch semantics report: every model
+    differs from eager on every release that runs the ExecuTorch path, reflection padding from the first release
+    that drops the Abs of constants; its reflection line is what the OpenVINO Abs comment quotes."""
+    result = run_cli("python", ATTACHMENTS / "executorch_semantics.py")
+    lines = dict(line.split(": ", 1) for line in result.stdout.splitlines()[1:-1])
+    reflection_wrong = installed_openvino() >= ABS_OF_CONSTANTS_DROPPED_FROM
+    assert {what: verdict.split(":")[0] for what, verdict in lines.items()} == {
+        "int64 x * x": "WRONG", "uint8 x + y": "WRONG", "int32 x // y": "WRONG", "float64 x * 2": "WRONG",
+        "reflection pad (2, 1)": "WRONG" if reflection_wrong else "equal"}, result.stdout + result.stderr[-2000:]
+    assert result.returncode == 1
+    if reflection_wrong:
+        quoted = "[3 4 0 1 2 3 4 0]` instead of `[2 1 0 1 2 3 4 3]"
+        assert quoted in openvino_constant_abs.pytorch_path()
+        assert lines["reflection pad (2, 1)"].endswith("delegate [3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0]")
 
 
 def test_script_runs_a_candidate_partitioner_named_by_import_path(tmp_path):

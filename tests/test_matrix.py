@@ -17,6 +17,7 @@ from repro.reports import (
     executorch_empty_constants,
     executorch_frees_blob,
     executorch_issue,
+    executorch_semantics,
     matrix_report,
     matrix_runs,
     openvino_import_lifetime,
@@ -382,7 +383,7 @@ def test_matrix_shows_each_executorch_release_side_by_side():
     assert table[0].startswith("| OpenVINO | executorch | ExecuTorch path (stock) |")
     assert [line.split(" | ")[1] for line in table[2:]] == ["1.3.1", "1.4.1", "1.5.1"]
     assert "could not install: pip install failed" in table[2]
-    assert table[3].endswith("| BUG REPRODUCED | BUG REPRODUCED | - |"), "no empty-constants run recorded"
+    assert table[3].endswith("| BUG REPRODUCED | BUG REPRODUCED | - | - |"), "no empty-constants, semantics runs"
     assert matrix_report.executorch_release_table([failure_row("bug", "")]) == "", "one release: no table"
 
 
@@ -414,16 +415,19 @@ Versions of relevant libraries:
 # What the matrix recorded per release, shaped as repro/reports/matrix_runs.py writes it.
 EXECUTORCH_ROWS = {
     "2025.4.1": {"by_path": "executorch 1.5.1, OpenVINO 2025.4.1, torch 2.13.0+cpu\nOK: every run equals eager",
-                 "channels_last": "channels-last frame: max |diff| to eager 2.06\nBUG REPRODUCED"},
+                 "channels_last": "channels-last frame: max |diff| to eager 2.06\nBUG REPRODUCED",
+                 "semantics": "int64 x * x: WRONG: eager [10000000000], delegate [1410065408]\nBUG REPRODUCED"},
     "2026.4.1": {"by_path": "blob in segment, loaded from path : exit -11\nBUG REPRODUCED",
-                 "channels_last": "channels-last frame: max |diff| to eager 2.07\nBUG REPRODUCED"},
+                 "channels_last": "channels-last frame: max |diff| to eager 2.07\nBUG REPRODUCED",
+                 "semantics": "uint8 x + y: WRONG: eager [4], delegate [255]\nBUG REPRODUCED"},
 }
 DIM_ORDER_RECORD = {"case": "conv_channels_last_input", "what": "Conv2d(3, 3, 1)(x), x channels-last",
                     "group": "dim order", "outcome": "wrong",
                     "runs": {"bytes": {"outcome": "wrong", "outputs": [{"max_abs_diff": 1.31}]}}}
 COPY_RECORD = {**DIM_ORDER_RECORD, "case": "clone_only", "what": "return x.clone()", "group": "copies"}
 PATCH_TESTS = {"channels-last": {"with": {"test_channels_last_input": "passed"},
-                                 "without": {"test_channels_last_input": "failed"}}}
+                                 "without": {"test_channels_last_input": "failed"}},
+               "semantics": {"with": {"test_int64_square": "passed"}, "without": {"test_int64_square": "failed"}}}
 
 
 def executorch_matrix(patched_by_path=True):
@@ -434,6 +438,7 @@ def executorch_matrix(patched_by_path=True):
                      "executorch_by_path": {"exit_code": 1 if "BUG" in runs["by_path"] else 0,
                                             "output": runs["by_path"]},
                      "executorch_channels_last": {"exit_code": 1, "output": runs["channels_last"]},
+                     "executorch_semantics": {"exit_code": 1, "output": runs["semantics"]},
                      "executorch_environment": COLLECT_ENV, "executorch_patch_tests": PATCH_TESTS,
                      "executorch_by_path_patched": {"exit_code": 0, "output": "OK: every run equals eager"}
                      if patched_by_path else None})
@@ -442,7 +447,13 @@ def executorch_matrix(patched_by_path=True):
 
 
 EXECUTORCH_REPORTS = [executorch_frees_blob.executorch_frees_blob,
-                      executorch_channels_last.executorch_channels_last]
+                      executorch_channels_last.executorch_channels_last, executorch_semantics.executorch_semantics]
+# Each report's reproducer and the field of the rows (and of EXECUTORCH_ROWS) its runs are in.
+REPRODUCERS = {executorch_frees_blob.executorch_frees_blob:
+                   (executorch_frees_blob.EXECUTORCH_REPRODUCER, "by_path"),
+               executorch_channels_last.executorch_channels_last:
+                   (executorch_channels_last.CHANNELS_LAST_REPRODUCER, "channels_last"),
+               executorch_semantics.executorch_semantics: (executorch_semantics.REPRODUCER, "semantics")}
 
 
 @pytest.mark.parametrize("render", EXECUTORCH_REPORTS)
@@ -457,11 +468,8 @@ def test_executorch_report_follows_the_bug_template_and_names_nothing_of_this_pr
 @pytest.mark.parametrize("render", EXECUTORCH_REPORTS)
 def test_executorch_report_pastes_its_reproducer_and_its_output_on_both_releases(render):
     report = render(executorch_matrix())
-    reproducer = {executorch_frees_blob.executorch_frees_blob: executorch_frees_blob.EXECUTORCH_REPRODUCER,
-                  executorch_channels_last.executorch_channels_last:
-                      executorch_channels_last.CHANNELS_LAST_REPRODUCER}[render]
+    reproducer, field = REPRODUCERS[render]
     assert reproducer.read_text().rstrip() in report
-    field = "by_path" if render is executorch_frees_blob.executorch_frees_blob else "channels_last"
     for release, runs in EXECUTORCH_ROWS.items():
         exit_code = 1 if "BUG" in runs[field] else 0
         assert f"OpenVINO {release} (exit {exit_code}):\n\n```\n{runs[field]}\n```" in report
@@ -488,7 +496,8 @@ def report_markdown_block(report, heading):
 @pytest.mark.parametrize(("render", "patches"), [
     (executorch_frees_blob.executorch_frees_blob, executorch_patches.series(executorch_patches.BLOB_LIFETIME)),
     (executorch_channels_last.executorch_channels_last,
-     executorch_patches.series(executorch_patches.CHANNELS_LAST))])
+     executorch_patches.series(executorch_patches.CHANNELS_LAST)),
+    (executorch_semantics.executorch_semantics, executorch_patches.series(executorch_patches.SEMANTICS))])
 def test_executorch_report_carries_its_tracked_patches_inline(render, patches):
     fix = report_markdown_block(render(executorch_matrix()), "## Proposed fix")
     for patch in patches:
@@ -522,6 +531,15 @@ def test_channels_last_report_has_the_dim_order_cases_and_the_op_test_results():
     assert "return x.clone()" not in report, "only the dim-order cases"
     assert "| `test_channels_last_input` | passed | failed |" in report
     assert "OpenvinoBackend::create_ov_tensor" in report
+
+
+def test_semantics_report_states_the_cpu_facts_from_openvinos_docs_and_has_the_op_test_results():
+    report = executorch_semantics.executorch_semantics(executorch_matrix())
+    bug = report_markdown_block(report, "## 🐛 Describe the bug")
+    assert f"[CPU device documentation]({executorch_semantics.CPU_DOCS})" in bug
+    for fact in ("computed in 32 bits", "saturates", "float64 is computed in float32", "openvino#38166"):
+        assert fact in bug
+    assert "| `test_int64_square` | passed | failed |" in report
 
 
 EMPTY_CONSTANTS_OUTPUT = "\n".join([

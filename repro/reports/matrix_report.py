@@ -138,14 +138,16 @@ def executorch_release_table(rows):
                                              key=lambda item: Version(item[0]))]
     if len({executorch for _, executorch, _ in runs}) < 2:
         return ""
-    reproducers = ("executorch_by_path", "executorch_channels_last", "executorch_empty_constants")
-    lines = [[openvino, executorch, f"could not install: {result['install_failed'][:120]}", "-", "-", "-"]
+    reproducers = ("executorch_by_path", "executorch_channels_last", "executorch_empty_constants",
+                   "executorch_semantics")
+    lines = [[openvino, executorch, f"could not install: {result['install_failed'][:120]}", "-", "-", "-", "-"]
              if "install_failed" in result else
              [openvino, executorch, executorch_cell(result.get("executorch")),
               *(last_line(result.get(field)) for field in reproducers)]
              for openvino, executorch, result in runs]
     return md.table(["OpenVINO", "executorch", "ExecuTorch path (stock)", "executorch_frees_blob.py",
-                     "executorch_channels_last.py", "executorch_empty_constants.py"], lines)
+                     "executorch_channels_last.py", "executorch_empty_constants.py", "executorch_semantics.py"],
+                    lines)
 
 
 def summary_lines(summary):

@@ -171,7 +171,8 @@ def run_patch_tests(python, timeout):
         return None
 
 
-EXECUTORCH_RUNS = ("executorch", "executorch_by_path", "executorch_channels_last", "executorch_empty_constants")
+EXECUTORCH_RUNS = ("executorch", "executorch_by_path", "executorch_channels_last", "executorch_empty_constants",
+                   "executorch_semantics")
 IMPORT_PROGRAM, OVERLOADS_PROGRAM = "openvino_import_lifetime.c", "openvino_import_overloads.cpp"
 CONSTANT_ABS, CONSTANT_ABS_PROGRAM = "openvino_constant_abs.py", "openvino_constant_abs.cpp"
 CPU_SEMANTICS = "openvino_cpu_semantics.py"
@@ -183,7 +184,8 @@ def executorch_runs(python, timeout):
     return {"executorch": report if report is not None else {"verdict": f"{status}: {detail}"},
             "executorch_by_path": run_attachment(python, "executorch_frees_blob.py", timeout),
             "executorch_channels_last": run_attachment(python, "executorch_channels_last.py", timeout),
-            "executorch_empty_constants": run_attachment(python, "executorch_empty_constants.py", timeout)}
+            "executorch_empty_constants": run_attachment(python, "executorch_empty_constants.py", timeout),
+            "executorch_semantics": run_attachment(python, "executorch_semantics.py", timeout)}
 
 
 def other_executorch_runs(cache, release, executorch, timeout):
@@ -204,7 +206,7 @@ def matrix_row(requested, release, *, cache, executorch_versions, timeout, progr
            "import_symbols": None, "executorch": None, "executorch_by_path": None,
            "executorch_channels_last": None, "executorch_environment": None, "executorch_patch_tests": None,
            "executorch_by_path_patched": None, "executorch_releases": None, "executorch_empty_constants": None,
-           "constant_abs": None, "constant_abs_cpp": None, "cpu_semantics": None}
+           "executorch_semantics": None, "constant_abs": None, "constant_abs_cpp": None, "cpu_semantics": None}
     started = time.monotonic()
     executorch = executorch_versions[-1] if executorch_versions and Version(release) >= EXECUTORCH_INSTALLS_FROM \
         else None

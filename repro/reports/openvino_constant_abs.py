@@ -39,8 +39,9 @@ PyTorch's decomposition of reflection padding (`torch._decomp.decompositions._re
 `torch.export(...).run_decompositions()` and ExecuTorch's `to_edge` apply) builds its gather index as
 `(n - 1) - |(n - 1) - |arange(-pad, n + pad')||`: a rank-1 `Abs` of a constant `Range`. Through ExecuTorch's
 OpenVINO delegate on CPU, `F.pad(torch.arange(5.).reshape(1, 1, 5), (2, 1), mode="reflect")` gives
-`[3 4 0 1 2 3 4 3]` instead of `[2 1 0 1 2 3 4 3]`: without the first `Abs` the index starts `[-2 -1 0 ...]`,
-and negative indices wrap (measured with executorch 1.5.1 and OpenVINO 2026.4.1; our gate holds it)."""
+`[3 4 0 1 2 3 4 0]` instead of `[2 1 0 1 2 3 4 3]`: both `Abs` are dropped, the index becomes
+`[-2 -1 0 1 2 3 4 5]`, negative indices wrap and 5 is out of range (0). Measured with executorch 1.5.1 and
+OpenVINO 2026.4.1 (the ExecuTorch report's reproducer, `executorch_semantics.py`, prints it)."""
 
 
 def releases(rows, available):

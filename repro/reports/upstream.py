@@ -10,6 +10,8 @@
   OpenVINO with their sizes only, so channels-last ones give wrong values; with our two-step patch;
 - ``executorch-empty-constants.md`` (``executorch_empty_constants``): a program whose only constants are
   0-size (a KV cache that starts empty, once a delegate took the weights) fails to load by path;
+- ``executorch-semantics.md`` (``executorch_semantics``): the partitioner delegates integer, float64 and
+  reflection-padding ops OpenVINO's CPU plugin computes differently; with our ``semantics`` series;
 - ``openvino-constant-abs.md`` (``openvino_constant_abs``): a comment for openvino#38166, the CPU plugin
   dropping a rank-1 Abs of constants (what PyTorch's reflection padding compiles to), first bad release;
 - ``openvino-cpu-semantics.md`` (``openvino_cpu_semantics``): max/min over ∓inf, AvgPool's ceil divisor,
@@ -24,6 +26,7 @@ and states evidence only from the rows it was given, naming the releases that we
 from repro.reports.executorch_channels_last import executorch_channels_last
 from repro.reports.executorch_empty_constants import executorch_empty_constants
 from repro.reports.executorch_frees_blob import executorch_frees_blob
+from repro.reports.executorch_semantics import executorch_semantics
 from repro.reports.openvino_constant_abs import openvino_constant_abs
 from repro.reports.openvino_cpu_semantics import openvino_cpu_semantics
 from repro.reports.openvino_import_lifetime import openvino_import_lifetime
@@ -35,6 +38,7 @@ REPORTS = {"openvino-stale-copies.md": openvino_stale_copies,
            "executorch-frees-blob.md": executorch_frees_blob,
            "executorch-channels-last.md": executorch_channels_last,
            "executorch-empty-constants.md": executorch_empty_constants,
+           "executorch-semantics.md": executorch_semantics,
            "openvino-constant-abs.md": openvino_constant_abs,
            "openvino-cpu-semantics.md": openvino_cpu_semantics,
            "openvino-special-values.md": openvino_special_values}
