@@ -16,6 +16,17 @@ def pytest_runtest_makereport(item, call):
         report.longrepr = f"{report.longrepr}. {UPSTREAM_CHANGED}"
 
 
+# Tests that take a minute or more each (measured: the peer suite's op-test runs, the real matrix, the
+# property-based gates). xdist hands tests out in collection order, so these go first: started last, one of
+# them would keep a core busy alone at the end of the run.
+LONG_RUNNING = ("tests/test_peer_suite.py", "tests/test_workaround_fuzz.py", "tests/test_semantics_fuzz.py",
+                "tests/test_matrix.py::test_real_matrix")
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: not item.nodeid.startswith(LONG_RUNNING))  # stable: the rest keep their order
+
+
 @pytest.fixture(scope="session")
 def pte_dir(tmp_path_factory):
     return tmp_path_factory.mktemp("pte")

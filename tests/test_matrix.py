@@ -279,6 +279,8 @@ def test_real_matrix_from_one_release_bisects_the_boundaries_and_reuses_environm
     lifetime = (tmp_path / "reports" / "openvino-import-lifetime.md").read_text()
     assert "First bad release: 2026.4.0; the release before it that was run, 2026.3.1, is fine." in lifetime
     assert "| **reads the caller's buffer** | `ov::Tensor const&` |" in table_line(lifetime, "2026.4.1")
+    constant_abs = (tmp_path / "reports" / "openvino-constant-abs.md").read_text()
+    assert "First bad release: 2025.4.0; the release before it that was run, 2025.3.0, is fine." in constant_abs
     # A second run over two of those releases (the oldest and the newest) reuses their environments.
     again = run_cli("python", REPRO / "matrix.py", "--versions", "2023.0.0,2026.4.1", "--out", tmp_path / "again",
                     "--cache", PROJECT / ".matrix" / "envs", timeout=1800)
