@@ -28,20 +28,25 @@ CXX_ABI = (r"""ABI=$(sed -n 's/^set(OpenVINO_GLIBCXX_USE_CXX11_ABI "\([01]\)")$/
 LINK = '-I"$OV/include" "$OV"/libs/{library}.so.* -Wl,-rpath,"$OV/libs"'
 
 
+def run_line(name):
+    """The line that runs a built attachment (the last line of ``cpp_build`` and ``c_build``)."""
+    return f"./{Path(name).stem}"
+
+
 def cpp_build(name):
     """Build and run ``name`` (a .cpp attachment) against the wheel's libopenvino."""
     program = Path(name).stem
     return "\n".join([
         OPENVINO_FOLDER, CXX_ABI,
         f"g++ -std=c++17 -D_GLIBCXX_USE_CXX11_ABI=$ABI {name} {LINK.format(library='libopenvino')} -o {program}",
-        f"./{program}"])
+        run_line(name)])
 
 
 def c_build(name):
     """Build and run ``name`` (a .c attachment) against the wheel's libopenvino_c (no C++ ABI to match)."""
     program = Path(name).stem
     return "\n".join([OPENVINO_FOLDER, f"cc {name} {LINK.format(library='libopenvino_c')} -o {program}",
-                      f"./{program}"])
+                      run_line(name)])
 
 
 # Which Core::import_model the C API's ov_core_import_model calls, from the wheel's dynamic symbols.
@@ -55,15 +60,18 @@ def install_line(release):
     return f"pip install openvino=={release} {numpy}"
 
 
-def run(lines, python, attachments=(), timeout=600):
-    """{"exit_code", "output"} of ``lines`` run by bash, verbatim, in a scratch folder holding copies of
-    ``attachments``, with ``python``'s folder first on the PATH (so ``python`` is that environment's)."""
-    with tempfile.TemporaryDirectory() as folder:
+def run(lines, python, attachments=(), timeout=600, folder=None):
+    """{"exit_code", "output"} of ``lines`` run by bash, verbatim, in a folder holding copies of ``attachments``
+    (a scratch one, or ``folder``, kept), with ``python``'s folder first on the PATH (so ``python`` is that
+    environment's)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        where = Path(folder or scratch)
+        where.mkdir(parents=True, exist_ok=True)
         for name in attachments:
-            shutil.copy(ATTACHMENTS / name, folder)
+            shutil.copy(ATTACHMENTS / name, where)
         path = f"{Path(python).parent}{os.pathsep}{os.environ.get('PATH', '')}"
         try:
-            result = subprocess.run(["bash", "-c", lines], cwd=folder, env={**os.environ, "PATH": path},
+            result = subprocess.run(["bash", "-c", lines], cwd=where, env={**os.environ, "PATH": path},
                                     capture_output=True, text=True, timeout=timeout, check=False)
         except subprocess.TimeoutExpired:
             return {"exit_code": None, "output": f"ran longer than {timeout} s"}

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from repro import attachment_commands as commands
 from repro import releases
 from repro.harness import executorch_patches
 from repro.reports import (
@@ -285,6 +286,21 @@ def test_real_matrix_from_one_release_bisects_the_boundaries_and_reuses_environm
     again = run_cli("python", REPRO / "matrix.py", "--versions", "2023.0.0,2026.4.1", "--out", tmp_path / "again",
                     "--cache", PROJECT / ".matrix" / "envs", timeout=1800)
     assert again.stderr.count("(environment: cached)") == 2, again.stderr
+
+
+def test_a_built_attachment_is_kept_in_its_environment_and_only_run_the_next_time(tmp_path):
+    (tmp_path / "bin").mkdir()
+    python = tmp_path / "bin" / "python"
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')  # this interpreter, in a folder of tmp_path
+    python.chmod(0o755)
+    name = "openvino_constant_abs.cpp"
+    first = matrix_runs.run_built(commands.cpp_build, python, name, timeout=600)
+    [kept] = (tmp_path / "builds").iterdir()
+    built_at = (kept / "openvino_constant_abs").stat().st_mtime_ns
+    again = matrix_runs.run_built(commands.cpp_build, python, name, timeout=600)
+    assert (again["exit_code"], again["output"]) == (first["exit_code"], first["output"])
+    assert first["output"].endswith("BUG REPRODUCED: the Abs was dropped") or first["exit_code"] == 0, first
+    assert (kept / "openvino_constant_abs").stat().st_mtime_ns == built_at, "built again"
 
 
 # --- The blob's lifetime: the import column and the two reports built on it ------------------------

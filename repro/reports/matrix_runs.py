@@ -5,10 +5,12 @@ and reused by the next run: openvino and numpy (numpy<2 before 2024.2) with uv w
 the PATH, plain venv + pip otherwise; with ``--executorch``, releases from 2024.4 on get the
 ExecuTorch stack too (the project's ``executorch`` dependency group, always with pip: uv would
 fetch a multi-GB CUDA torch). One release failing — install, crash, timeout, exit 125 —
-becomes a row with that status; it never stops the run.
+becomes a row with that status; it never stops the run. The C and C++ attachments, once built in an
+environment, are kept there and only run by the next run over it (``run_built``).
 """
 
 import concurrent.futures
+import hashlib
 import json
 import shutil
 import signal
@@ -135,6 +137,18 @@ def run_attachment(python, name, timeout, env=None):
     return run_verbatim([python, md.attachment(name)], timeout, env)
 
 
+def run_built(build, python, name, timeout):
+    """``commands.run`` of an attachment's build-and-run lines (``build(name)``), the program kept in the release's
+    environment (``<env>/builds/<digest of the lines and the source>``): the next run over that environment only
+    runs it, since the same source built by the same line against the same wheel is the same program."""
+    lines = build(name)
+    digest = hashlib.sha256((lines + md.attachment(name).read_text()).encode()).hexdigest()[:16]
+    folder = Path(python).parent.parent / "builds" / digest
+    if (folder / Path(name).stem).exists():
+        return commands.run(commands.run_line(name), python, timeout=timeout, folder=folder)
+    return commands.run(lines, python, [name], timeout, folder=folder)
+
+
 def run_module(python, module, timeout):
     return run_verbatim([python, "-m", module], timeout)
 
@@ -223,14 +237,12 @@ def matrix_row(requested, release, *, cache, executorch_versions, timeout, progr
     progress(release, "running the report's snippet")
     row["snippet"] = run_attachment(python, "openvino_stale_copies.py", timeout)
     progress(release, "building and running the import-lifetime programs")
-    row["import_lifetime"] = commands.run(commands.c_build(IMPORT_PROGRAM), python, [IMPORT_PROGRAM], timeout)
-    row["import_overloads"] = commands.run(commands.cpp_build(OVERLOADS_PROGRAM), python, [OVERLOADS_PROGRAM],
-                                           timeout)
+    row["import_lifetime"] = run_built(commands.c_build, python, IMPORT_PROGRAM, timeout)
+    row["import_overloads"] = run_built(commands.cpp_build, python, OVERLOADS_PROGRAM, timeout)
     row["import_symbols"] = commands.run(commands.IMPORT_SYMBOLS, python, timeout=timeout)
     progress(release, "running the semantics reproducers (Python, and the C++ twin of the Abs one)")
     row["constant_abs"] = run_attachment(python, CONSTANT_ABS, timeout)
-    row["constant_abs_cpp"] = commands.run(commands.cpp_build(CONSTANT_ABS_PROGRAM), python,
-                                           [CONSTANT_ABS_PROGRAM], timeout)
+    row["constant_abs_cpp"] = run_built(commands.cpp_build, python, CONSTANT_ABS_PROGRAM, timeout)
     row["cpu_semantics"] = run_attachment(python, CPU_SEMANTICS, timeout)
     if executorch:
         progress(release, f"running the ExecuTorch path and reproducers (executorch {executorch})")
