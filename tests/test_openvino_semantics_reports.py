@@ -36,6 +36,7 @@ PYTORCH = {
     "trunc division through Convert(i32)": lambda: torch.div(torch.tensor([3e9, -7.5, INF]), 1.0,
                                                              rounding_mode="trunc"),
     "i32 floor division above 2**24": lambda: torch.tensor([123456789, -123456789], dtype=torch.int32) // 10,
+    "float Mod of a large quotient": lambda: torch.fmod(torch.tensor([1e9, -1e9, 7.5]), 3.0),
 }
 RETIRE = ("OpenVINO {release} changed what {name} prints: re-run the matrix (python repro/matrix.py --reports), "
           "and if a case is fixed, retire its guard in workaround/semantics.py and its line in the report")

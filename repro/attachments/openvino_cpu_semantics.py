@@ -1,4 +1,4 @@
-"""OpenVINO CPU plugin: four results that differ from the framework semantics they are converted from."""
+"""OpenVINO CPU plugin: five results that differ from the framework semantics they are converted from."""
 import numpy as np
 
 try:  # 2025.0 and later (2026 has no openvino.runtime)
@@ -34,6 +34,8 @@ cases = [  # name, model, input, PyTorch's result
     ("trunc division through Convert(i32)", trunc_division, np.array([3e9, -7.5, inf], f32), [3e9, -7, inf]),
     ("i32 floor division above 2**24", lambda x: ops.divide(x, ops.constant(np.int32(10))),
      np.array([123456789, -123456789], np.int32), [12345678, -12345679]),
+    ("float Mod of a large quotient", lambda x: ops.mod(x, ops.constant(np.float32(3))),  # torch.fmod(x, 3)
+     np.array([1e9, -1e9, 7.5], f32), [1, -1, 1.5]),
 ]
 print("OpenVINO", ov.get_version())
 wrong = 0

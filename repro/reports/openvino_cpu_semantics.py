@@ -1,9 +1,9 @@
-"""The OpenVINO issue body for four results the CPU plugin (and the PyTorch frontend, for trunc division)
+"""The OpenVINO issue body for five results the CPU plugin (and the PyTorch frontend, for trunc division)
 computes differently from the framework semantics they are converted from: a max / min over ∓inf gives
 ∓FLT_MAX, AvgPool's extra ceil window is divided by the whole kernel, float trunc division goes through an
-i32 Convert, and i32 floor division loses the quotient above 2**24.
+i32 Convert, i32 floor division loses the quotient above 2**24, and a float Mod of a large quotient is 0.
 
-OpenVINO's tracker was searched first (``docs/upstream.md``, "Semantics"): none of the four is reported, so
+OpenVINO's tracker was searched first (``docs/upstream.md``, "Semantics"): none of the five is reported, so
 this is a new issue; the related threads are cited. Everything measured comes from the matrix's rows
 (``attachments/openvino_cpu_semantics.py`` run in every release's venv).
 """
@@ -27,6 +27,8 @@ SOURCES = md.bullets([
     "padded input; the CPU plugin divides by the whole kernel. Where in the CPU kernel is not located.",
     "i32 `Divide` (floor, \"python division\"): 123456789 // 10 gives 12345679, the quotient of the nearest "
     "float32; exact integer division is what the element type promises. Not located in source.",
+    "f32 `Mod`: 1e9 mod 3 gives 0 (PyTorch's `fmod`, exact, gives 1), as `x - trunc(x / y) * y` would beyond "
+    "float32's integers (our reading of the values; not located in source).",
 ])
 RELATED = md.bullets([
     "#35935 (open): MaxPool of an all-NaN window gives -FLT_MAX — NaN, not ±inf",
@@ -73,9 +75,9 @@ def openvino_cpu_semantics(matrix):
                              ) if environment else ""
     return md.issue(
         "[Bug]: CPU: max/min over ∓inf give ∓FLT_MAX, AvgPool's ceil window divisor, trunc division through i32, "
-        "i32 floor division through f32", [
-            ("Summary", "Six small models, each the OpenVINO graph a PyTorch op converts to, give values PyTorch "
-             "does not; ExecuTorch programs with an OpenVINO delegate return them silently.\n\n"
+        "i32 floor division through f32, float Mod", [
+            ("Summary", "Seven small models, each the OpenVINO graph a PyTorch op converts to, give values "
+             "PyTorch does not; ExecuTorch programs with an OpenVINO delegate return them silently.\n\n"
              + summary_table(rows, newest, available)),
             ("Environment", fields),
             ("Step-by-step reproduction", md.code_block(commands.install_line(newest["release"]), "sh") + "\n\n"
