@@ -27,7 +27,7 @@ from tests.release_behaviour import stock_outcome, stock_use_after_free
 
 skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch
-ALL_SERIES = (*patches.PYTHON_SERIES, patches.BLOB_LIFETIME)
+ALL_SERIES = (*patches.PYTHON_SERIES, *patches.RUNTIME_SERIES)
 STOCK_PARTITIONER = "executorch.backends.openvino.partitioner:OpenvinoPartitioner"
 # ExecuTorch's formatter settings (its pyproject.toml: [tool.usort], [tool.black]), and the flake8 checks
 # its .flake8 selects, minus those it leaves to black.
@@ -110,11 +110,12 @@ def test_patched_python_passes_executorch_lint(tmp_path, name):
     assert not new
 
 
-def test_runtime_patch_passes_executorch_clang_format(executorch_source, tmp_path):
+@pytest.mark.parametrize("name", patches.RUNTIME_SERIES)
+def test_runtime_patch_passes_executorch_clang_format(executorch_source, tmp_path, name):
     """clang-format 18 (ExecuTorch's requirements-lintrunner.txt) with the checkout's own .clang-format."""
     style = executorch_source / ".clang-format"
     assert style.is_file(), f"{executorch_source} has no .clang-format"
-    patches.patched_runtime(executorch_source, tmp_path, patches.series(patches.BLOB_LIFETIME))
+    patches.patched_runtime(executorch_source, tmp_path, patches.series(name))
     clang_format = Path(sys.executable).parent / "clang-format"
     result = run_cli(clang_format, f"--style=file:{style}", "--dry-run", "--Werror",
                      tmp_path / patches.RUNTIME / "OpenvinoBackend.cpp")
@@ -171,6 +172,35 @@ def test_runtime_patch_makes_stock_programs_correct_by_path(executorch_source, t
                  if stock_outcome(case, "path")[0] == "crashed_or_wrong"}
     assert {case for case, outcome in without.items() if outcome != "correct"} == stock_bad, without
     assert bool(stock_bad) == stock_use_after_free()
+
+
+# The copy cases whose only bug is the stale copy (not also a channels-last boundary, not a lowering failure).
+STALE_COPY_CASES = [case.name for case in catalogue.GROUPS["copies"] if case.stock.outcome == "wrong"
+                    and catalogue.PASS_THROUGH in case.stock.why and "contiguous" not in case.stock.why]
+
+
+def copy_runs(library_dir):
+    """{(case, load): outcome} of the stock partitioner's stale-copy programs, from bytes and by path, run with
+    the backend in ``library_dir`` first on LD_LIBRARY_PATH."""
+    cases = [argument for case in STALE_COPY_CASES for argument in ("--case", case)]
+    result = run_cli("python", "-m", "repro.executorch_path", *cases, "--json",
+                     env=patches.environment(library_path=library_dir), timeout=900)
+    return {(case["case"], load): run["outcome"] for case in json.loads(result.stdout)["cases"]
+            for load, run in case["runs"].items()}
+
+
+def test_output_order_patch_makes_stock_copy_programs_correct_from_bytes_and_by_path(executorch_source, tmp_path):
+    """Both backends keep the blob (``blob-lifetime``), so by-path loads compare the call order alone: without
+    ``output-order`` every stale-copy program is wrong both ways, with it right, without a new export."""
+    blob = patches.series(patches.BLOB_LIFETIME)
+    unpatched = patches.build_backend(executorch_source, tmp_path / "unpatched", blob)
+    patched = patches.build_backend(executorch_source, tmp_path / "patched", blob + patches.series(
+        patches.OUTPUT_ORDER))
+    with ThreadPoolExecutor(2) as both:
+        without, with_patch = both.map(copy_runs, (unpatched, patched))
+    assert len(with_patch) == 2 * len(STALE_COPY_CASES) >= 20, with_patch
+    assert set(with_patch.values()) == {"correct"}, with_patch
+    assert set(without.values()) == {"wrong"}, without
 
 
 def test_frees_blob_reports_rebuild_lines_run_as_printed(executorch_source, tmp_path):

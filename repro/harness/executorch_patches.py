@@ -10,8 +10,8 @@ what is installed, then run. Nothing here changes the installed packages.
   symlinked) and applies the series there. With ``<folder>`` first on ``PYTHONPATH`` a child process
   imports the patched backend: ``executorch`` is a namespace package, so ``executorch.exir`` and the rest
   still come from the installed wheel.
-- The C++ series (``blob-lifetime``): ``build_backend`` copies ``backends/openvino/runtime`` from an
-  ExecuTorch checkout, applies the series and compiles ``libexecutorch_backend_openvino.so`` against the
+- The C++ series (``blob-lifetime``, ``output-order``): ``build_backend`` copies ``backends/openvino/runtime``
+  from an ExecuTorch checkout, applies the series and compiles ``libexecutorch_backend_openvino.so`` against the
   installed wheel's headers and ``libexecutorch.so`` (about a second; the source dlopens OpenVINO's C API
   and needs no OpenVINO headers). The pybindings load that library through their RUNPATH, so a build
   first on ``LD_LIBRARY_PATH`` replaces the wheel's in a child process.
@@ -26,7 +26,9 @@ from pathlib import Path
 PATCHES = Path(__file__).resolve().parents[1] / "patches" / "executorch"
 COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS, BLOB_LIFETIME = "copy-exclusion", "channels-last", "semantics", \
     "blob-lifetime"
+OUTPUT_ORDER = "output-order"  # execute() sets each output before the inputs: shipped programs' copies right
 PYTHON_SERIES = (COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS)
+RUNTIME_SERIES = (BLOB_LIFETIME, OUTPUT_ORDER)  # C++, in the order they apply
 OP_TESTS = "backends/openvino/tests/*"  # what a series adds to or changes in ExecuTorch's own op tests
 RUNTIME = Path("backends/openvino/runtime")
 BACKEND_LIBRARY = "libexecutorch_backend_openvino.so"
@@ -174,7 +176,7 @@ def main(argv=None):
             print(f"PYTHONPATH={args.folder.resolve()}")
         else:
             args.folder.mkdir(parents=True)
-            build_backend(source, args.folder, series(BLOB_LIFETIME))
+            build_backend(source, args.folder, [patch for name in RUNTIME_SERIES for patch in series(name)])
             print(f"LD_LIBRARY_PATH={args.folder.resolve()}")
     except PatchFailed as error:
         parser.exit(1, f"{parser.prog}: {error}\n")
