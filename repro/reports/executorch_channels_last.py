@@ -30,22 +30,11 @@ def dim_order_table(rows):
             + md.table(["model (inputs channels-last unless said)", "result", "max abs diff per output"], table))
 
 
-def test_results(rows):
-    """The op tests the patches add, with and without them, on the newest release that ran them."""
-    ran = [row for row in by_release(rows) if (row.get("executorch_patch_tests") or {}).get(patches.CHANNELS_LAST)]
-    if not ran:
-        return "(Not run in this matrix: `repro/matrix.py --executorch` runs them.)"
-    results = ran[-1]["executorch_patch_tests"][patches.CHANNELS_LAST]
-    return (f"`backends/openvino/tests/ops/test_dim_order.py` on OpenVINO {ran[-1]['release']}, with both "
-            "patches and without them:\n\n"
-            + md.table(["test", "with the patches", "without"],
-                       [[f"`{test}`", outcome, results["without"].get(test, "-")]
-                        for test, outcome in sorted(results["with"].items())]))
-
-
 def executorch_channels_last(matrix):
     rows = matrix["rows"]
     refuse, convert = patches.series(patches.CHANNELS_LAST)
+    op_tests = et.op_test_results(rows, patches.CHANNELS_LAST, "backends/openvino/tests/ops/test_dim_order.py",
+                                  "both patches")
     return md.issue(
         "[OpenVINO] Channels-last tensors at a partition's boundary are handed to OpenVINO as contiguous: "
         "wrong values, no error",
@@ -76,4 +65,4 @@ into its own layout choice. A tensor with dynamic sizes in another dim order sta
 
 {et.patch_block(convert)}
 
-{test_results(rows)}""")])
+{op_tests}""")])

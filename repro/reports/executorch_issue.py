@@ -111,6 +111,19 @@ then `python {reproducer.name}` (exits 1 when the bug shows, 0 when not, 125 if 
 {releases_measured(rows, field)}"""
 
 
+def op_test_results(rows, series, test_file, patches_named):
+    """The op tests a patch series adds (``test_file`` in ExecuTorch), with and without the series, on the
+    newest release that ran them (``executorch_patch_tests`` of the rows); a line saying so where none did."""
+    ran = [row for row in by_release(rows) if (row.get("executorch_patch_tests") or {}).get(series)]
+    if not ran:
+        return "(Not run in this matrix: `repro/matrix.py --executorch` runs them.)"
+    results = ran[-1]["executorch_patch_tests"][series]
+    return (f"`{test_file}` on OpenVINO {ran[-1]['release']}, with {patches_named} and without them:\n\n"
+            + md.table(["test", "with the patches", "without"],
+                       [[f"`{test}`", outcome, results["without"].get(test, "-")]
+                        for test, outcome in sorted(results["with"].items())]))
+
+
 def patch_text(path):
     """A patch file as ``git format-patch`` wrote it, minus the mail header lines a reader does not need."""
     text = path.read_text()

@@ -12,7 +12,6 @@ there (the two OpenVINO bodies this matrix writes), and linked.
 from repro.harness import executorch_patches as patches
 from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
-from repro.reports.matrix_report import by_release
 
 REPRODUCER = md.attachment("executorch_semantics.py")
 FIELD = "executorch_semantics"
@@ -31,22 +30,11 @@ FACTS = md.bullets([
 ])
 
 
-def test_results(rows):
-    """The op tests the series adds, with and without it, on the newest release that ran them."""
-    ran = [row for row in by_release(rows) if (row.get("executorch_patch_tests") or {}).get(patches.SEMANTICS)]
-    if not ran:
-        return "(Not run in this matrix: `repro/matrix.py --executorch` runs them.)"
-    results = ran[-1]["executorch_patch_tests"][patches.SEMANTICS]
-    return (f"`backends/openvino/tests/ops/test_semantics.py` on OpenVINO {ran[-1]['release']}, with the patches "
-            "and without them:\n\n"
-            + md.table(["test", "with the patches", "without"],
-                       [[f"`{test}`", outcome, results["without"].get(test, "-")]
-                        for test, outcome in sorted(results["with"].items())]))
-
-
 def executorch_semantics(matrix):
     rows = matrix["rows"]
     partitioner, tests = patches.series(patches.SEMANTICS)
+    op_tests = et.op_test_results(rows, patches.SEMANTICS, "backends/openvino/tests/ops/test_semantics.py",
+                                  "the patches")
     return md.issue(
         "[OpenVINO] The partitioner delegates integer, float64 and reflection-padding ops that OpenVINO's CPU "
         "plugin computes differently from PyTorch: wrong values, no error",
@@ -75,4 +63,4 @@ Op tests, each failing without the change (wrong values, or a lowering error):
 
 {et.patch_block(tests)}
 
-{test_results(rows)}""")])
+{op_tests}""")])

@@ -24,8 +24,9 @@ built here). What changed between the last good and the first bad release (above
 pass is older than the first bad release."""
 
 
-def verdicts(rows, signal=SIGNAL):
-    return dict(boundaries.measured(rows, signal))
+def verdicts(rows):
+    """{release: Abs dropped?} of the Python reproducer, for the releases it ran on."""
+    return dict(boundaries.measured(rows, SIGNAL))
 
 
 def newest_bad(rows):

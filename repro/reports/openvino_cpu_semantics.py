@@ -38,13 +38,6 @@ RELATED = md.bullets([
 ])
 
 
-def case_lines(row):
-    """{case: its line of the reproducer's output} for one release."""
-    lines = ((row or {}).get("cpu_semantics") or {}).get("stdout", "").splitlines()
-    return {case: line for case in boundaries.CPU_SEMANTICS_CASES for line in lines
-            if line.startswith(f"{case}: ")}
-
-
 def newest_measured(rows):
     ran = [row for row in by_release(rows) if boundaries.program_verdict(row.get("cpu_semantics")) is not None]
     return ran[-1] if ran else None
@@ -53,7 +46,7 @@ def newest_measured(rows):
 def summary_table(rows, newest, available):
     cells = []
     for case in boundaries.CPU_SEMANTICS_CASES:
-        got = case_lines(newest).get(case, f"{case}: not measured").split(": ", 2)[-1]
+        got = (boundaries.cpu_semantics_line(newest, case) or "not measured").split(": ", 1)[-1]
         first = boundaries.first_release_with(rows, case)
         oldest = first is not None and available and first == available[0]
         since = "every release on the index" if oldest else first or "not seen"
@@ -68,11 +61,9 @@ def openvino_cpu_semantics(matrix):
         return md.issue("openvino_cpu_semantics.py did not run on any release", [
             ("Releases", md.bullets(boundaries.describe(rows, case, available)
                                     for case in boundaries.CPU_SEMANTICS_CASES))])
-    environment = (newest.get("plain") or {}).get("environment")
-    fields = template_fields(environment, newest["release"], device_note="`INFERENCE_PRECISION_HINT` f32 set",
+    fields = template_fields(newest, device_note="`INFERENCE_PRECISION_HINT` f32 set",
                              framework="PyTorch → ExecuTorch (OpenVINO delegate); the reproducer: OpenVINO alone",
-                             model="one synthetic two-node model per case, built in the reproducer"
-                             ) if environment else ""
+                             model="one synthetic two-node model per case, built in the reproducer")
     return md.issue(
         "[Bug]: CPU: max/min over ∓inf give ∓FLT_MAX, AvgPool's ceil window divisor, trunc division through i32, "
         "i32 floor division through f32, float Mod", [

@@ -194,11 +194,9 @@ def openvino_import_lifetime(matrix):
     if newest is None:
         return md.issue("No release run reads the caller's buffer after ov_core_import_model",
                         [("Releases", release_table(rows) + "\n\n" + not_measured_line(rows))])
-    environment = (newest.get("plain") or {}).get("environment")
-    fields = template_fields(environment, newest["release"], device_note="",
+    fields = template_fields(newest, device_note="",
                              framework="OpenVINO's C API alone (found through ExecuTorch's OpenVINO backend)",
-                             model="synthetic IR in the program, `y = x + c` (c a 2x3 f32 Constant)"
-                             ) if environment else ""
+                             model="synthetic IR in the program, `y = x + c` (c a 2x3 f32 Constant)")
     return md.issue(
         "[Bug]: [C API] ov_core_import_model keeps reading the caller's content after it returns "
         f"(since {min(release for release, bad in verdicts(rows).items() if bad)})",

@@ -88,8 +88,12 @@ def distribution(env):
     return env.get("distribution") or env.get("os", "not recorded")
 
 
-def template_fields(env, release, *, device_note, framework, model):
-    """The environment fields of OpenVINO's bug template, from a reproducer's recorded environment."""
+def template_fields(row, *, device_note, framework, model):
+    """The environment fields of OpenVINO's bug template, from the environment the plain reproducer recorded in
+    ``row`` (a matrix row); empty where it recorded none."""
+    env, release = (row.get("plain") or {}).get("environment"), row["release"]
+    if not env:
+        return ""
     flags = f"; ISA flags: {env['cpu_flags']}" if env.get("cpu_flags") else ""
     capabilities = f"; `OPTIMIZATION_CAPABILITIES`: {env['optimization_capabilities']}" if env.get(
         "optimization_capabilities") else ""
@@ -117,7 +121,7 @@ def environment(newest):
     devices = ("`AUTO:CPU` and `HETERO:CPU` give the same wrong values (the snippet runs all three)"
                if same_on_every_device(newest) else "the snippet also runs `AUTO:CPU` and `HETERO:CPU`")
     return template_fields(
-        newest["plain"]["environment"], newest["release"], device_note=devices,
+        newest, device_note=devices,
         framework="PyTorch → `torch.export` → ExecuTorch (OpenVINO delegate); the reproducers below use OpenVINO "
                   "alone",
         model="synthetic opset graph, `x → Result` and `x → Sin → Result` (what OpenVINO's PyTorch frontend makes "

@@ -69,17 +69,21 @@ CPU_SEMANTICS_CASES = ("ReduceMax of all -inf", "ReduceMin of all +inf", "MaxPoo
                        "i32 floor division above 2**24", "float Mod of a large quotient")
 
 
-def semantics_case_wrong(case):
-    """True / False from the case's line in openvino_cpu_semantics.py's output ("case: WRONG: ..." or "case:
-    right: ..."); None where the attachment did not run to its verdict."""
-    def read(row):
-        report = row.get("cpu_semantics") or {}
-        if program_verdict(report) is None:
-            return None
-        for line in report.get("stdout", "").splitlines():
-            if line.startswith(f"{case}: "):
-                return line[len(case) + 2:].startswith("WRONG")
+def cpu_semantics_line(row, case):
+    """What openvino_cpu_semantics.py printed for ``case`` after its name ("WRONG: ..." or "right: ..."), or None
+    where it did not run to its verdict or printed no such line."""
+    report = row.get("cpu_semantics") or {}
+    if program_verdict(report) is None:
         return None
+    lines = report.get("stdout", "").splitlines()
+    return next((line[len(case) + 2:] for line in lines if line.startswith(f"{case}: ")), None)
+
+
+def semantics_case_wrong(case):
+    """True / False from the case's line (``cpu_semantics_line``); None where there is none."""
+    def read(row):
+        line = cpu_semantics_line(row, case)
+        return None if line is None else line.startswith("WRONG")
     return read
 
 
