@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from repro.harness import catalogue
+from repro.harness import catalogue, op_tests
 from repro.harness import executorch_patches as patches
 from tests.helpers import run_cli, skip_module_without_executorch_path
 from tests.release_behaviour import stock_outcome, stock_use_after_free
@@ -40,6 +40,56 @@ target-version = ["py38", "py39", "py310", "py311", "py312", "py313"]
 FLAKE8 = ["--select=B,C,E,F,P,W,B9", "--max-complexity=12",
           "--extend-ignore=E203,E501,W503,B904,B905,B906,B907,B950"]
 BLACK_COLUMNS = 88
+# ExecuTorch's .mypy.ini (mypy 1.14.1, its requirements-lintrunner.txt): its options, and the packages
+# whose untyped modules it follows; lintrunner runs it with --explicit-package-bases from the checkout's root.
+MYPY_SETTINGS = """[mypy]
+allow_redefinition = True
+warn_unused_configs = True
+warn_redundant_casts = True
+show_error_codes = True
+show_column_numbers = True
+disallow_untyped_decorators = True
+follow_imports = normal
+local_partial_types = True
+enable_error_code = possibly-undefined
+warn_unused_ignores = False
+
+[mypy-executorch.backends.*]
+follow_untyped_imports = True
+
+[mypy-executorch.codegen.*]
+follow_untyped_imports = True
+
+[mypy-executorch.devtools.*]
+follow_untyped_imports = True
+
+[mypy-executorch.exir.*]
+follow_untyped_imports = True
+
+[mypy-executorch.extension.*]
+follow_untyped_imports = True
+
+[mypy-executorch.kernels.*]
+follow_untyped_imports = True
+
+[mypy-executorch.profiler.*]
+follow_untyped_imports = True
+
+[mypy-executorch.runtime.*]
+follow_untyped_imports = True
+
+[mypy-executorch.test.*]
+follow_untyped_imports = True
+
+[mypy-functorch.*]
+follow_untyped_imports = True
+
+[mypy-torchgen.*]
+follow_untyped_imports = True
+
+[mypy-torchao.*]
+follow_untyped_imports = True
+"""
 # Words that would tie a patch to this project; a patch upstream must stand on its own.
 OURS = re.compile(r"workaround|copysafe|repro[./]|catalogue|passthrough-gate|release_behaviour", re.IGNORECASE)
 
@@ -108,6 +158,20 @@ def test_patched_python_passes_executorch_lint(tmp_path, name):
     existing = [path for path in files if (stock / path).exists()]
     new = flake8_findings(files, root / "executorch") - flake8_findings(existing, stock)
     assert not new
+
+
+def test_patched_python_passes_executorch_mypy(tmp_path):
+    """Every series applied at once (the C++ ones: their op tests), the changed Python files checked as
+    ExecuTorch's lintrunner does (its stock backends/openvino is mypy-clean, so any finding is ours). The
+    cache lives in the environment: torch is analysed once per environment, not once per run."""
+    every_patch = [patch for name in ALL_SERIES for patch in patches.series(name)]
+    root = patches.overlay(tmp_path, every_patch, include="*.py") / "executorch"
+    files = sorted({path for name in ALL_SERIES for path in changed_files(name) if path.endswith(".py")})
+    (root / "mypy-settings.ini").write_text(MYPY_SETTINGS)
+    result = run_cli("python", "-m", "mypy", "--config-file=mypy-settings.ini",
+                     f"--cache-dir={Path(sys.prefix) / 'mypy-cache-executorch'}", "--explicit-package-bases",
+                     *files, cwd=root, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
 
 
 @pytest.mark.parametrize("name", patches.RUNTIME_SERIES)
@@ -201,6 +265,20 @@ def test_output_order_patch_makes_stock_copy_programs_correct_from_bytes_and_by_
     assert len(with_patch) == 2 * len(STALE_COPY_CASES) >= 20, with_patch
     assert set(with_patch.values()) == {"correct"}, with_patch
     assert set(without.values()) == {"wrong"}, without
+
+
+def test_each_runtime_series_adds_an_op_test_that_passes_with_it_and_fails_without(executorch_source, tmp_path):
+    """ExecuTorch-style tests, run against the rebuilt runtime: output-order's fails without the patch on every
+    release here; blob-lifetime's (a load by path) crashes or fails exactly where the wheel's library frees
+    the blob that the release still reads."""
+    runs = op_tests.runtime_with_and_without(executorch_source, tmp_path)
+    assert {name: set(outcomes["with"].values()) for name, outcomes in runs.items()} == \
+        {name: {"passed"} for name in patches.RUNTIME_SERIES}, runs
+    assert set(runs[patches.OUTPUT_ORDER]["without"].values()) == {"failed"}, runs
+    blob_without = set(runs[patches.BLOB_LIFETIME]["without"].values())
+    expected = {op_tests.CRASHED, "failed"} if stock_use_after_free() else {"passed"}
+    assert blob_without, runs
+    assert blob_without <= expected, runs
 
 
 def test_frees_blob_reports_rebuild_lines_run_as_printed(executorch_source, tmp_path):

@@ -10,6 +10,7 @@ an install() that does nothing cannot pass for one that changes nothing.
 import json
 import os
 import re
+from pathlib import Path
 
 _outcomes = {}
 _workaround = {"rule_ran": 0, "nodes_handed_back": 0}
@@ -39,9 +40,11 @@ def pytest_configure(config):
 
 def pytest_runtest_logreport(report):
     context = getattr(report, "context", None)  # a subtest's report carries its parameters
-    key = report.nodeid + (f" {sorted(context.kwargs.items())}" if context is not None else "")
+    # The file's name only, whatever the node id's folder (or none, for a single file run outside the
+    # rootdir): the same tests run from the wheel or a copy.
+    key = f"{Path(report.location[0]).name}::{report.nodeid.split('::', 1)[1]}"
+    key += f" {sorted(context.kwargs.items())}" if context is not None else ""
     key = re.sub(r" at 0x[0-9a-f]+", "", key)  # parameters printed as objects carry their address
-    key = re.sub(r"^[^:]*/", "", key)  # the file's name only: the same tests run from the wheel or a copy
     if report.when == "call" or report.outcome != "passed":
         _outcomes[key] = report.outcome if report.when == "call" else f"{report.when} {report.outcome}"
 

@@ -25,6 +25,9 @@ PROJECT = Path(__file__).resolve().parents[2]
 # What each Python series adds to backends/openvino/tests/ops.
 NEW_OP_TESTS = {patches.COPY_EXCLUSION: "test_copy.py", patches.CHANNELS_LAST: "test_dim_order.py",
                 patches.SEMANTICS: "test_semantics.py"}
+# What each C++ series adds: run against the runtime backend rebuilt with and without the C++ series.
+RUNTIME_OP_TESTS = {patches.BLOB_LIFETIME: "test_load_by_path.py", patches.OUTPUT_ORDER: "test_execute.py"}
+CRASHED = "crashed"  # the child pytest died (a signal) before writing outcomes
 
 
 def op_tests_dir(root=None):
@@ -37,16 +40,21 @@ def op_tests_dir(root=None):
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def run_op_tests(folder, paths, with_workaround=False, overlay=None, timeout=1800):
+def run_op_tests(folder, paths, *, with_workaround=False, overlay=None, library_path=None, timeout=1800):
     """{"outcomes": {test: outcome}, "workaround": counters} of a child pytest over ``paths``, run from the
-    empty ``folder`` (so that only the op tests' own configuration applies)."""
+    empty ``folder`` (so that only the op tests' own configuration applies), the folders ``overlay`` and
+    ``library_path`` first on PYTHONPATH and LD_LIBRARY_PATH. A child killed by a signal gives
+    {"outcomes": {path's name: CRASHED}}: a crash is a test's outcome, not the harness's failure."""
     outcomes = Path(folder) / "outcomes.json"
     base = {**os.environ, "PEER_OUTCOMES": str(outcomes), "PEER_WITH_WORKAROUND": "1" if with_workaround else "0",
             "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))}
     command = [sys.executable, "-m", "pytest", "-q", "-p", "repro.harness.op_test_outcomes", "-p",
                "no:cacheprovider", "--rootdir", str(folder), *map(str, paths)]
-    result = subprocess.run(command, cwd=folder, env=patches.environment(python_path=overlay, base=base),
-                            capture_output=True, text=True, timeout=timeout, check=False)
+    env = patches.environment(python_path=overlay, library_path=library_path, base=base)
+    result = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=timeout,
+                            check=False)
+    if result.returncode < 0 and not outcomes.exists():
+        return {"outcomes": {Path(path).name: CRASHED for path in paths}}
     if not outcomes.exists():
         raise RuntimeError(f"the op tests wrote no outcomes: {(result.stdout + result.stderr)[-3000:]}")
     return json.loads(outcomes.read_text())
@@ -92,6 +100,31 @@ def with_and_without(folder, every_op_test=False):
         series[name] = {"with": with_tests, "without": without_tests,
                         "subtests": {"with": with_subtests, "without": without_subtests}}
     return {**outcomes, "series": series}
+
+
+def runtime_with_and_without(source, folder):
+    """The op tests the C++ series add (their test hunks applied to a copy of the installed backend), each
+    file in a child of its own, against the runtime backend rebuilt from the ExecuTorch checkout ``source``
+    with every C++ series ("with") and with none ("without"). Returns {series: {"with": {test: outcome},
+    "without": ...}}, a crashed file's tests as {file name: CRASHED}."""
+    folder = Path(folder)
+    runtime_patches = [patch for name in patches.RUNTIME_SERIES for patch in patches.series(name)]
+    root = patches.overlay(folder / "overlay", runtime_patches, include=patches.OP_TESTS)
+    libraries = {"with": patches.build_backend(source, folder / "with", runtime_patches),
+                 "without": patches.build_backend(source, folder / "without")}
+
+    def run(way_and_series):
+        way, name = way_and_series
+        run_folder = folder / f"{way}-{name}"
+        run_folder.mkdir()
+        path = op_tests_dir(root) / RUNTIME_OP_TESTS[name]
+        outcomes = run_op_tests(run_folder, [path], overlay=root, library_path=libraries[way])["outcomes"]
+        return added_tests(outcomes, path.name)[0] if outcomes != {path.name: CRASHED} else outcomes
+
+    runs = [(way, name) for name in RUNTIME_OP_TESTS for way in ("with", "without")]
+    with ThreadPoolExecutor(2) as pool:
+        outcomes = dict(zip(runs, pool.map(run, runs), strict=True))
+    return {name: {way: outcomes[way, name] for way in ("with", "without")} for name in RUNTIME_OP_TESTS}
 
 
 def main(argv=None):
