@@ -28,7 +28,8 @@ NEED_TORCH = {
     "attachments/executorch_channels_last.py": "Exit status (git bisect run): 0 both correct, 1 a result is "
                                                "wrong, 2 usage error, 125 could not test.",
     "attachments/executorch_empty_constants.py": "Exit status (git bisect run): 0 every run correct, 1 a run "
-                                                 "failed or was wrong, 2 usage error, 125 could not test.",
+                                                 "failed or was wrong, 2 usage error, 125 could not test "
+                                                 "(nothing exported).",
     "attachments/executorch_semantics.py": "Exit status (git bisect run): 0 every model equals eager, 1 one "
                                            "differs, 2 usage error, 125 could not test.",
     "model_tier.py": "exit status: 0 every workaround run equals eager, 1 some workaround run does not, 2 usage "

@@ -32,7 +32,7 @@ def rebuild_lines():
 
 def executorch_frees_blob(matrix):
     rows = matrix["rows"]
-    [patch] = patches.series(patches.BLOB_LIFETIME)
+    fix, test = patches.series(patches.BLOB_LIFETIME)
     return md.issue(
         "[OpenVINO] OpenvinoBackend::init frees the delegate blob that OpenVINO 2026.4 keeps reading: "
         ".pte loaded by path crashes",
@@ -57,7 +57,11 @@ Deleting the one `processed->Free();` line is enough; nothing else holds the buf
 correct.)"""),
          ("Versions", et.environment_section(rows, "executorch_by_path")),
          ("Proposed fix", f"""\
-{et.patch_block(patch)}
+{et.patch_block(fix)}
+
+and a test of the backend loading a program by path (there was none), which crashes without the fix:
+
+{et.patch_block(test)}
 
 Tested without a full build: the backend rebuilt from main with this patch against the installed 1.5.1 wheel
 (it ships `include/` and `lib/libexecutorch.so`; the pybindings find `libexecutorch_backend_openvino.so`

@@ -7,6 +7,7 @@ not run is said to be not run, never filled in.
 """
 
 import re
+from pathlib import Path
 
 from packaging.version import Version
 
@@ -59,13 +60,16 @@ def measured_rows(rows, field):
 
 
 def environment_section(rows, field):
-    """The trimmed collect_env of the newest release that ran ``field``, plus the OpenVINO and nncf pins."""
+    """The lines of collect_env that matter, of the newest release that ran ``field``, with the OpenVINO and
+    nncf pins; the whole output below them, collapsed (ExecuTorch's template asks for all of it)."""
     ran = [row for row in measured_rows(rows, field) if row.get("executorch_environment")]
     if not ran:
         return "(Not run in this matrix: `repro/matrix.py --executorch` records it.)"
     newest = ran[-1]
-    return md.code_block(f"{trimmed_environment(newest['executorch_environment'])}\nopenvino=={newest['release']}"
-                         f"\nnncf=={pins()['nncf']}", "")
+    summary = md.code_block(f"{trimmed_environment(newest['executorch_environment'])}\nopenvino=="
+                            f"{newest['release']}\nnncf=={pins()['nncf']}", "")
+    whole = md.code_block(newest["executorch_environment"], "")
+    return f"{summary}\n\n{md.details('python -m torch.utils.collect_env, whole', whole)}"
 
 
 def outputs(rows, field, releases=(SUPPORTED_OPENVINO, NEWEST_OPENVINO)):
@@ -102,13 +106,13 @@ def reproduction(reproducer, rows, field, openvino, releases=(SUPPORTED_OPENVINO
     releases it was measured with (``field``: its runs in the rows)."""
     return f"""\
 {install_block(openvino)}
-then `python {reproducer.name}` (exits 1 when the bug shows, 0 when not, 125 if it cannot test):
+then `python {reproducer.name}` (exits 1 when the bug shows, 0 when not, 125 if it cannot test).
 
-{md.code_block(reproducer.read_text())}
+{md.details(f"{reproducer.name}", md.code_block(reproducer.read_text()))}
 
-{outputs(rows, field, releases)}
+{md.details("Its output", outputs(rows, field, releases))}
 
-{releases_measured(rows, field)}"""
+{md.details("ExecuTorch releases measured", measured) if (measured := releases_measured(rows, field)) else ""}"""
 
 
 def op_test_results(rows, series, test_file, patches_named):
@@ -131,4 +135,5 @@ def patch_text(path):
 
 
 def patch_block(path):
-    return md.code_block(patch_text(path), "diff")
+    """The patch, collapsed under its file name (``git am`` applies it)."""
+    return md.details(f"<code>{Path(path).name}</code>", md.code_block(patch_text(path), "diff"))

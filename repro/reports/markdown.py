@@ -6,6 +6,7 @@ sentence that names the first bad release *among the releases that were run* —
 once here, so the reports cannot drift apart in how they state evidence.
 """
 
+import re
 from pathlib import Path
 
 from packaging.version import Version
@@ -19,9 +20,29 @@ def attachment(name):
 
 
 def issue(title, sections):
-    """``# title`` and ``## heading`` sections, in order; empty sections are left out."""
-    body = "\n\n".join(f"## {heading}\n\n{text.strip()}" for heading, text in sections if text and text.strip())
+    """``# title`` and ``## heading`` sections, in order; empty sections are left out. A section given as
+    (heading, text, summary) is collapsed under ``summary``: evidence a maintainer opens to check a claim,
+    not what they read to triage (the main text stays short: ``main_text``)."""
+    parts = []
+    for heading, text, *collapsed in sections:
+        if text and text.strip():
+            parts.append(f"## {heading}\n\n" + (details(collapsed[0], text) if collapsed else text.strip()))
+    body = "\n\n".join(parts)
     return f"# {title}\n\n{body}\n"
+
+
+def details(summary, body):
+    """A collapsed block: what a maintainer opens only to check a claim (sources, full logs, patches)."""
+    return f"<details>\n<summary>{summary}</summary>\n\n{body.strip()}\n\n</details>"
+
+
+def main_text(report):
+    """The report without its collapsed blocks: what a maintainer reads first."""
+    return re.sub(r"<details>.*?</details>", "", report, flags=re.DOTALL)
+
+
+def words(text):
+    return len(text.split())
 
 
 def code_block(source, language="python"):

@@ -45,8 +45,9 @@ def dependency_group(name):
 
 
 def executorch_requirements(executorch=HEADLINE_EXECUTORCH):
-    """The ExecuTorch stack the project runs with, with ``executorch`` pinned to the given release."""
-    return [*dependency_group("executorch_stack"), f"executorch=={executorch}"]
+    """The ExecuTorch stack the project runs with, with ``executorch`` pinned to the given release, and
+    transformers (the empty-constants reproducer's GPT-2 row)."""
+    return [*dependency_group("executorch_stack"), *dependency_group("models"), f"executorch=={executorch}"]
 
 
 def requirements(release, executorch):

@@ -62,10 +62,12 @@ def comment(rows, available):
 We hit {ISSUE} from PyTorch, and measured which releases have it. Element types: f32, i32 and i64 lose
 the `Abs`, i8 keeps it (on {newest['release']}, below)."""),
         ("How PyTorch models reach it", pytorch_path()),
-        ("Reproducer (`pip install openvino numpy`)", md.code_block(REPRODUCER.read_text())),
+        ("Reproducer (`pip install openvino numpy`)", f"`python {REPRODUCER.name}` exits 1 when the `Abs` is "
+         "dropped, 0 when not.\n\n" + md.details(REPRODUCER.name, md.code_block(REPRODUCER.read_text()))),
         (f"Its output on {newest['release']}", md.code_block(newest["constant_abs"]["stdout"], "text")),
         ("C++ twin", md.code_block(CPP_REPRODUCER.read_text(), "cpp") + "\n\n"
-         + md.code_block(commands.cpp_build(CPP_REPRODUCER.name), "sh") + "\n\n" + cpp_output),
+         + md.code_block(commands.cpp_build(CPP_REPRODUCER.name), "sh") + "\n\n" + cpp_output,
+         f"{CPP_REPRODUCER.name}, its build lines and output"),
         ("Releases (each run in its own venv from PyPI)", releases(rows, available)),
         ("The transformation", TRANSFORMATION),
     ])

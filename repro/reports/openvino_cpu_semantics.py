@@ -70,14 +70,16 @@ def openvino_cpu_semantics(matrix):
             ("Summary", "Seven small models, each the OpenVINO graph a PyTorch op converts to, give values "
              "PyTorch does not; ExecuTorch programs with an OpenVINO delegate return them silently.\n\n"
              + summary_table(rows, newest, available)),
-            ("Environment", fields),
+            ("Environment", fields, "OpenVINO, OS, CPU, build"),
             ("Step-by-step reproduction", md.code_block(commands.install_line(newest["release"]), "sh") + "\n\n"
-             + md.code_block(REPRODUCER.read_text())),
+             + f"then `python {REPRODUCER.name}` (exits 1 when a case differs from PyTorch, 0 when none does):"
+             + "\n\n" + md.details(REPRODUCER.name, md.code_block(REPRODUCER.read_text()))),
             ("Relevant log output", f"On {newest['release']}:\n\n"
-             + md.code_block(newest["cpu_semantics"]["stdout"], "text")),
+             + md.code_block(newest["cpu_semantics"]["stdout"], "text"), "What the reproducer prints, verbatim"),
             ("Releases (each run in its own venv from PyPI)",
-             md.bullets(boundaries.describe(rows, case, available) for case in boundaries.CPU_SEMANTICS_CASES)),
-            ("Where it comes from", SOURCES),
+             md.bullets(boundaries.describe(rows, case, available) for case in boundaries.CPU_SEMANTICS_CASES),
+             "Per case"),
+            ("Where it comes from", SOURCES, "Read in source"),
             ("Related", RELATED),
-            ("Issue submission checklist", CHECKLIST),
+            ("Issue submission checklist", CHECKLIST, "Checked"),
         ])

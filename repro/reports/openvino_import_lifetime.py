@@ -126,9 +126,9 @@ def reproduction(newest):
 
 {md.code_block(commands.install_line(newest['release']), 'sh')}
 
-2. Save as `{IMPORT_REPRODUCER.name}`:
+2. Save as `{IMPORT_REPRODUCER.name}` (below):
 
-{md.code_block(IMPORT_REPRODUCER.read_text(), 'c')}
+{md.details(IMPORT_REPRODUCER.name, md.code_block(IMPORT_REPRODUCER.read_text(), 'c'))}
 
 3. Build it against the wheel's C API and run it, in the folder holding it:
 
@@ -156,7 +156,10 @@ def cause(rows, newest):
 {symbols}
 
 — so 2026.4's `ov_core_import_model` hands the caller's content to the `ov::Tensor` overload where
-earlier releases wrapped it in a stream. That overload came with {TENSOR_OVERLOAD_PR}.
+earlier releases wrapped it in a stream. That overload came with {TENSOR_OVERLOAD_PR}. The change that made
+`ov_core_import_model` call it we could not find: searching the tracker (pull requests touching
+`src/bindings/c/src/ov_core.cpp`, "import_model" with "C API" or "tensor") gave none between 2026.3.1 and
+2026.4.0, and the newest `ov_core.cpp` readable here (00afc1f) still uses `mem_istream` (below).
 
 **Measured, C++** (the last two columns; `{OVERLOADS_PROGRAM.name}` below, built like the C++ program
 of the stale-copies report), over the same caller-owned bytes:
@@ -206,16 +209,20 @@ still reads `content`: a CPU constant overwritten in the caller's buffer after t
 results; releases where the import copies the content are unaffected.
 {md.first_bad_release(verdicts(rows), matrix.get("available", ()))} Nothing in the C API's documentation
 says the content must outlive the compiled model, and callers free it: ExecuTorch's OpenVINO backend
-does, right after the call, so ExecuTorch programs loaded from a file crash or read freed memory."""),
-         ("Environment", fields),
+does, right after the call, so ExecuTorch programs loaded from a file crash or read freed memory.
+
+Cause, in one paragraph (details under Cause): 2026.4's `ov_core_import_model` hands `content` to the
+`ov::Tensor` overload of `Core::import_model`, which keeps pointers into it, where earlier releases wrapped
+it in a stream that the plugin copied from."""),
+         ("Environment", fields, "OpenVINO, OS, CPU, build"),
          ("Step-by-step reproduction", reproduction(newest)),
-         ("Relevant log output", log_output(rows, newest)),
-         ("Releases", release_table(rows) + "\n\n" + not_measured_line(rows)),
-         ("Cause", cause(rows, newest)),
+         ("Relevant log output", log_output(rows, newest), "What the program prints, verbatim"),
+         ("Releases", release_table(rows) + "\n\n" + not_measured_line(rows), "Per release"),
+         ("Cause", cause(rows, newest), "Measured in each wheel, and read in source"),
          ("Proposed fix", PROPOSED_FIX),
          ("Impact", f"""\
 ExecuTorch 1.5.1's OpenVINO backend (and main as of August 2026) frees the content right after the
 import ({EXECUTORCH_SOURCE}), so every ExecuTorch program whose OpenVINO delegate has a bias or an
 eltwise constant crashes (SIGSEGV) or reads freed memory when loaded from a file with 2026.4.x. We
 report that side to ExecuTorch separately."""),
-         ("Issue submission checklist", CHECKLIST)])
+         ("Issue submission checklist", CHECKLIST, "Checked")])
