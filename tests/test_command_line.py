@@ -30,6 +30,8 @@ NEED_TORCH = {
     "attachments/executorch_empty_constants.py": "Exit status (git bisect run): 0 every run correct, 1 a run "
                                                  "failed or was wrong, 2 usage error, 125 could not test "
                                                  "(nothing exported).",
+    "attachments/executorch_stale_copies.py": "Exit status (git bisect run): 0 every run correct, 1 a run was "
+                                              "wrong or failed, 2 usage error, 125 could not test.",
     "attachments/executorch_semantics.py": "Exit status (git bisect run): 0 every model equals eager, 1 one "
                                            "differs, 2 usage error, 125 could not test.",
     "model_tier.py": "exit status: 0 every workaround run equals eager, 1 some workaround run does not, 2 usage "

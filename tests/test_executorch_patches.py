@@ -22,7 +22,7 @@ import pytest
 
 from repro.harness import catalogue, op_tests
 from repro.harness import executorch_patches as patches
-from tests.helpers import run_cli, skip_module_without_executorch_path
+from tests.helpers import PROJECT, run_cli, skip_module_without_executorch_path
 from tests.release_behaviour import stock_outcome, stock_use_after_free
 
 skip_module_without_executorch_path()
@@ -279,6 +279,16 @@ def test_each_runtime_series_adds_an_op_test_that_passes_with_it_and_fails_witho
     expected = {op_tests.CRASHED, "failed"} if stock_use_after_free() else {"passed"}
     assert blob_without, runs
     assert blob_without <= expected, runs
+
+
+def test_stale_copies_reproducer_is_right_with_the_output_order_runtime(executorch_source, tmp_path):
+    """The ExecuTorch stale-copies report's reproducer, with the runtime rebuilt with ``output-order``: what
+    the report pastes under its runtime fix (the stock run is in tests/test_executorch_path.py)."""
+    library = patches.build_backend(executorch_source, tmp_path, patches.series(patches.OUTPUT_ORDER))
+    result = run_cli("python", PROJECT / "repro" / "attachments" / "executorch_stale_copies.py",
+                     env=patches.environment(library_path=library))
+    assert result.returncode == 0, result.stdout + result.stderr[-2000:]
+    assert result.stdout.count("copy == x: True; sin == sin(x): True; x intact: True") == 2, result.stdout
 
 
 def test_frees_blob_reports_rebuild_lines_run_as_printed(executorch_source, tmp_path):

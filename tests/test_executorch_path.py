@@ -151,6 +151,18 @@ def test_minimal_channels_last_reproducer_reproduces():
     assert channels_last > 0.1
 
 
+def test_minimal_stale_copies_reproducer_shows_the_stale_copy_both_loads():
+    """repro/attachments/executorch_stale_copies.py, the reproducer in the ExecuTorch stale-copies report: the
+    copy and what is computed from it are wrong from bytes and by path (every release that runs the
+    ExecuTorch path sets outputs after inputs, and none writes such an output then)."""
+    result = run_cli("python", ATTACHMENTS / "executorch_stale_copies.py")
+    lines = result.stdout.splitlines()
+    assert result.returncode == 1, result.stdout + result.stderr[-2000:]
+    assert [line.split(":")[0] for line in lines[1:3]] == ["loaded from bytes", "loaded from path "]
+    assert all("copy == x: False; sin == sin(x): False" in line for line in lines[1:3]), lines
+    assert lines[-1] == "BUG REPRODUCED"
+
+
 def test_minimal_semantics_reproducer_shows_each_class_and_what_the_abs_report_states():
     """repro/attachments/executorch_semantics.py, the reproducer in the ExecuTorch semantics report: every model
     differs from eager on every release that runs the ExecuTorch path, reflection padding from the first release

@@ -19,6 +19,7 @@ from repro.reports import (
     executorch_frees_blob,
     executorch_issue,
     executorch_semantics,
+    executorch_stale_copies,
     matrix_report,
     matrix_runs,
     openvino_import_lifetime,
@@ -442,16 +443,22 @@ Versions of relevant libraries:
 EXECUTORCH_ROWS = {
     "2025.4.1": {"by_path": "executorch 1.5.1, OpenVINO 2025.4.1, torch 2.13.0+cpu\nOK: every run equals eager",
                  "channels_last": "channels-last frame: max |diff| to eager 2.06\nBUG REPRODUCED",
-                 "semantics": "int64 x * x: WRONG: eager [10000000000], delegate [1410065408]\nBUG REPRODUCED"},
+                 "semantics": "int64 x * x: WRONG: eager [10000000000], delegate [1410065408]\nBUG REPRODUCED",
+                 "stale_copies": "loaded from bytes: copy == x: False; sin == sin(x): False; x intact: True\n"
+                                 "BUG REPRODUCED"},
     "2026.4.1": {"by_path": "blob in segment, loaded from path : exit -11\nBUG REPRODUCED",
                  "channels_last": "channels-last frame: max |diff| to eager 2.07\nBUG REPRODUCED",
-                 "semantics": "uint8 x + y: WRONG: eager [4], delegate [255]\nBUG REPRODUCED"},
+                 "semantics": "uint8 x + y: WRONG: eager [4], delegate [255]\nBUG REPRODUCED",
+                 "stale_copies": "loaded from path : copy == x: False; sin == sin(x): False; x intact: True\n"
+                                 "BUG REPRODUCED"},
 }
 DIM_ORDER_RECORD = {"case": "conv_channels_last_input", "what": "Conv2d(3, 3, 1)(x), x channels-last",
                     "group": "dim order", "outcome": "wrong",
                     "runs": {"bytes": {"outcome": "wrong", "outputs": [{"max_abs_diff": 1.31}]}}}
 COPY_RECORD = {**DIM_ORDER_RECORD, "case": "clone_only", "what": "return x.clone()", "group": "copies"}
-PATCH_TESTS = {"channels-last": {"with": {"test_channels_last_input": "passed"},
+PATCH_TESTS = {"copy-exclusion": {"with": {"test_copy_of_input_as_output": "passed"},
+                                  "without": {"test_copy_of_input_as_output": "failed"}},
+               "channels-last": {"with": {"test_channels_last_input": "passed"},
                                  "without": {"test_channels_last_input": "failed"}},
                "semantics": {"with": {"test_int64_square": "passed"}, "without": {"test_int64_square": "failed"}}}
 
@@ -465,6 +472,9 @@ def executorch_matrix(patched_by_path=True):
                                             "output": runs["by_path"]},
                      "executorch_channels_last": {"exit_code": 1, "output": runs["channels_last"]},
                      "executorch_semantics": {"exit_code": 1, "output": runs["semantics"]},
+                     "executorch_stale_copies": {"exit_code": 1, "output": runs["stale_copies"]},
+                     "executorch_stale_copies_patched": {"exit_code": 0, "output": "OK: every run equals eager"}
+                     if patched_by_path else None,
                      "executorch_environment": COLLECT_ENV, "executorch_patch_tests": PATCH_TESTS,
                      "executorch_by_path_patched": {"exit_code": 0, "output": "OK: every run equals eager"}
                      if patched_by_path else None})
@@ -475,13 +485,16 @@ def executorch_matrix(patched_by_path=True):
 MAIN_TEXT_WORDS = 600  # issue 31: a report a maintainer triages in five minutes
 
 EXECUTORCH_REPORTS = [executorch_frees_blob.executorch_frees_blob,
-                      executorch_channels_last.executorch_channels_last, executorch_semantics.executorch_semantics]
+                      executorch_channels_last.executorch_channels_last, executorch_semantics.executorch_semantics,
+                      executorch_stale_copies.executorch_stale_copies]
 # Each report's reproducer and the field of the rows (and of EXECUTORCH_ROWS) its runs are in.
 REPRODUCERS = {executorch_frees_blob.executorch_frees_blob:
                    (executorch_frees_blob.EXECUTORCH_REPRODUCER, "by_path"),
                executorch_channels_last.executorch_channels_last:
                    (executorch_channels_last.CHANNELS_LAST_REPRODUCER, "channels_last"),
-               executorch_semantics.executorch_semantics: (executorch_semantics.REPRODUCER, "semantics")}
+               executorch_semantics.executorch_semantics: (executorch_semantics.REPRODUCER, "semantics"),
+               executorch_stale_copies.executorch_stale_copies: (executorch_stale_copies.REPRODUCER,
+                                                                 "stale_copies")}
 
 
 @pytest.mark.parametrize("render", EXECUTORCH_REPORTS)

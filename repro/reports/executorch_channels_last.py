@@ -30,6 +30,19 @@ def dim_order_table(rows):
             + md.table(["model (inputs channels-last unless said)", "result", "max abs diff per output"], table))
 
 
+RELATED = md.bullets([
+    "#4873 (closed, 2024-08), \"Call for Action: Supporting Dim Order in Backend Delegates\": asked every "
+    "delegate to honour dim order; the OpenVINO backend came later (#8573, 2025-02) and does not. This is "
+    "that gap for one backend, measured, with a fix.",
+    "Arm's answer to #4873 (#5576): ahead-of-time and runtime guards that refuse non-contiguous inputs, as "
+    "our first patch does ahead of time; NXP's Neutron backend (#16146) checks the dim order at run time and "
+    "transposes, the runtime-side alternative to our second patch.",
+    "RFC #19299 (open, 2026-05), \"Common memory-layout handling infra\": shared infrastructure instead of "
+    "each backend's own; our patches are backend-local and would move onto it if it lands.",
+    "No thread reports wrong values from the OpenVINO delegate with channels-last tensors.",
+])
+
+
 def executorch_channels_last(matrix):
     rows = matrix["rows"]
     refuse, convert = patches.series(patches.CHANNELS_LAST)
@@ -65,4 +78,10 @@ into its own layout choice. A tensor with dynamic sizes in another dim order sta
 
 {et.patch_block(convert)}
 
-{op_tests}""")])
+{op_tests}
+
+What the patches leave: layouts that size-1 dims make ambiguous (a one-channel channels-last image
+(1, 1, H, W) has strides that fit both orders: torch labels it (0, 2, 3, 1), the serializer derives
+(0, 2, 1, 3), and the portable kernels reject that, with or without the patches); and dynamic sizes in
+another dim order, refused at export, not converted."""),
+         ("Related threads (searched 2026-12-02)", RELATED)])

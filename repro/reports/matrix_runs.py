@@ -161,19 +161,18 @@ def executorch_package(python):
     return Path(result.stdout.strip()) if result.returncode == 0 else None
 
 
-def run_patched_by_path(python, source, timeout):
-    """The frees-blob reproducer with the backend rebuilt from ``source`` with our patch, against this
-    environment's executorch wheel (``repro.harness.executorch_patches``)."""
+def run_with_patched_runtime(python, source, series_name, attachment, timeout):
+    """The ExecuTorch reproducer ``attachment`` with the backend rebuilt from ``source`` with the C++ series
+    ``series_name``, against this environment's executorch wheel (``repro.harness.executorch_patches``)."""
     wheel = executorch_package(python)
     if wheel is None:
         return {"exit_code": None, "output": "executorch is not importable in this environment"}
     with tempfile.TemporaryDirectory() as folder:
         try:
-            patches.build_backend(source, folder, patches.series(patches.BLOB_LIFETIME), wheel=wheel)
+            patches.build_backend(source, folder, patches.series(series_name), wheel=wheel)
         except patches.PatchFailed as error:
             return {"exit_code": None, "output": str(error)}
-        return run_attachment(python, "executorch_frees_blob.py", timeout,
-                              env=patches.environment(library_path=folder))
+        return run_attachment(python, attachment, timeout, env=patches.environment(library_path=folder))
 
 
 def run_patch_tests(python, timeout):
@@ -187,7 +186,10 @@ def run_patch_tests(python, timeout):
 
 
 EXECUTORCH_RUNS = ("executorch", "executorch_by_path", "executorch_channels_last", "executorch_empty_constants",
-                   "executorch_semantics")
+                   "executorch_semantics", "executorch_stale_copies")
+# With --executorch-source: {row field: (C++ series, the reproducer run with the backend rebuilt with it)}.
+PATCHED_RUNTIME_RUNS = {"executorch_by_path_patched": (patches.BLOB_LIFETIME, "executorch_frees_blob.py"),
+                        "executorch_stale_copies_patched": (patches.OUTPUT_ORDER, "executorch_stale_copies.py")}
 IMPORT_PROGRAM, OVERLOADS_PROGRAM = "openvino_import_lifetime.c", "openvino_import_overloads.cpp"
 CONSTANT_ABS, CONSTANT_ABS_PROGRAM = "openvino_constant_abs.py", "openvino_constant_abs.cpp"
 CPU_SEMANTICS = "openvino_cpu_semantics.py"
@@ -200,7 +202,8 @@ def executorch_runs(python, timeout):
             "executorch_by_path": run_attachment(python, "executorch_frees_blob.py", timeout),
             "executorch_channels_last": run_attachment(python, "executorch_channels_last.py", timeout),
             "executorch_empty_constants": run_attachment(python, "executorch_empty_constants.py", timeout),
-            "executorch_semantics": run_attachment(python, "executorch_semantics.py", timeout)}
+            "executorch_semantics": run_attachment(python, "executorch_semantics.py", timeout),
+            "executorch_stale_copies": run_attachment(python, "executorch_stale_copies.py", timeout)}
 
 
 def other_executorch_runs(cache, release, executorch, timeout):
@@ -221,7 +224,8 @@ def matrix_row(requested, release, *, cache, executorch_versions, timeout, progr
            "import_symbols": None, "executorch": None, "executorch_by_path": None,
            "executorch_channels_last": None, "executorch_environment": None, "executorch_patch_tests": None,
            "executorch_by_path_patched": None, "executorch_releases": None, "executorch_empty_constants": None,
-           "executorch_semantics": None, "constant_abs": None, "constant_abs_cpp": None, "cpu_semantics": None}
+           "executorch_semantics": None, "executorch_stale_copies": None, "executorch_stale_copies_patched": None,
+           "constant_abs": None, "constant_abs_cpp": None, "cpu_semantics": None}
     started = time.monotonic()
     executorch = executorch_versions[-1] if executorch_versions and Version(release) >= EXECUTORCH_INSTALLS_FROM \
         else None
@@ -256,8 +260,9 @@ def matrix_row(requested, release, *, cache, executorch_versions, timeout, progr
         progress(release, "running ExecuTorch's op tests with and without our patches")
         row["executorch_patch_tests"] = run_patch_tests(python, timeout)
         if executorch_source:
-            progress(release, "running the frees-blob reproducer with the patched backend")
-            row["executorch_by_path_patched"] = run_patched_by_path(python, executorch_source, timeout)
+            progress(release, "running the frees-blob and stale-copies reproducers with the patched backends")
+            for field, (series_name, attachment) in PATCHED_RUNTIME_RUNS.items():
+                row[field] = run_with_patched_runtime(python, executorch_source, series_name, attachment, timeout)
     row["seconds"] = round(time.monotonic() - started, 1)
     return row
 

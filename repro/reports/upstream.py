@@ -8,8 +8,11 @@
   right after that import, so programs loaded by path crash on OpenVINO 2026.4.x; with our one-line patch;
 - ``executorch-channels-last.md`` (``executorch_channels_last``): the backend hands boundary tensors to
   OpenVINO with their sizes only, so channels-last ones give wrong values; with our two-step patch;
-- ``executorch-empty-constants.md`` (``executorch_empty_constants``): a program whose only constants are
-  0-size (a KV cache that starts empty, once a delegate took the weights) fails to load by path;
+- ``executorch-stale-copies.md`` (``executorch_stale_copies``): a partition output that copies a partition
+  input comes back stale; the runtime fix (``output-order``) and the partitioner's (``copy-exclusion``);
+- ``executorch-empty-constants.md`` (``executorch_empty_constants``): a comment for ExecuTorch PR #22788, a
+  program whose only constants are 0-size (a KV cache that starts empty, once a delegate took the weights)
+  fails to load by path;
 - ``executorch-semantics.md`` (``executorch_semantics``): the partitioner delegates integer, float64 and
   reflection-padding ops OpenVINO's CPU plugin computes differently; with our ``semantics`` series;
 - ``openvino-constant-abs.md`` (``openvino_constant_abs``): a comment for openvino#38166, the CPU plugin
@@ -27,6 +30,7 @@ from repro.reports.executorch_channels_last import executorch_channels_last
 from repro.reports.executorch_empty_constants import executorch_empty_constants
 from repro.reports.executorch_frees_blob import executorch_frees_blob
 from repro.reports.executorch_semantics import executorch_semantics
+from repro.reports.executorch_stale_copies import executorch_stale_copies
 from repro.reports.openvino_constant_abs import openvino_constant_abs
 from repro.reports.openvino_cpu_semantics import openvino_cpu_semantics
 from repro.reports.openvino_import_lifetime import openvino_import_lifetime
@@ -36,6 +40,7 @@ from repro.reports.openvino_stale_copies import openvino_stale_copies
 REPORTS = {"openvino-stale-copies.md": openvino_stale_copies,
            "openvino-import-lifetime.md": openvino_import_lifetime,
            "executorch-frees-blob.md": executorch_frees_blob,
+           "executorch-stale-copies.md": executorch_stale_copies,
            "executorch-channels-last.md": executorch_channels_last,
            "executorch-empty-constants.md": executorch_empty_constants,
            "executorch-semantics.md": executorch_semantics,

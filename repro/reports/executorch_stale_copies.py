@@ -1,0 +1,98 @@
+"""The ExecuTorch issue body for the stale copy: a partition output that copies a partition input comes back
+as whatever its buffer held. Two fixes, each a tracked patch series: the runtime's (``output-order``, for the
+programs already shipped) and the partitioner's (``copy-exclusion``, for the runtimes already deployed), when
+each applies and what each costs. Built from the matrix's rows (``repro/matrix.py --executorch`` runs
+``attachments/executorch_stale_copies.py``, with ``--executorch-source`` also with the ``output-order``
+backend).
+"""
+
+from repro.harness import executorch_patches as patches
+from repro.reports import executorch_issue as et
+from repro.reports import markdown as md
+from repro.reports.matrix_report import by_release
+
+REPRODUCER = md.attachment("executorch_stale_copies.py")
+BACKEND = "backends/openvino/runtime/OpenvinoBackend.cpp"
+# At ExecuTorch main (et.EXECUTORCH_MAIN), by function so that a moved line is findable.
+INPUTS_THEN_OUTPUTS = (f"[`OpenvinoBackend::execute`]({et.SOURCE_URL}/{BACKEND}#L241-L305) (every "
+                       "`infer_request_set_input_tensor_by_index`, then every "
+                       "`infer_request_set_output_tensor_by_index`)")
+OPENVINO_REPORT = "OpenVINO's side is reported to OpenVINO separately (a Result fed by a Parameter)"
+# benchmarks/output_order_cost.py, 2026-12-02, executorch 1.5.1, OpenVINO 2026.4.1, 2 cores (AMD EPYC): the
+# upstream example (x.clone(), sin) on 1 M / 16 M float32, median of 5 interleaved rounds of 20.
+COST = md.table(
+    ["", "1 M float32", "16 M float32"],
+    [["stock program, stock runtime (wrong)", "2.41 ms", "59.6 ms"],
+     ["stock program, runtime with `output-order`", "5.22 ms", "80.5 ms"],
+     ["program with the copy left to ExecuTorch, stock runtime", "5.27 ms", "83.9 ms"]])
+
+
+def scope(rows):
+    """A sentence: how many of the copy models the ExecuTorch path ran are wrong with the stock partitioner,
+    on the newest release that ran them (empty where none did)."""
+    measured = [row for row in by_release(rows) if (row.get("executorch") or {}).get("cases")]
+    copies = [case for case in (measured[-1]["executorch"]["cases"] if measured else [])
+              if case.get("group") == "copies"]
+    if not copies:
+        return ""
+    wrong = [case for case in copies if case.get("outcome") != "correct"]
+    named = ", ".join(f"`{case['what']}`" for case in wrong[:5]) + (", ..." if len(wrong) > 5 else "")
+    return (f"Of the {len(copies)} models returning copies that we ran on OpenVINO {measured[-1]['release']}, "
+            f"{len(wrong)} are wrong with the stock partitioner ({named}).")
+
+
+def executorch_stale_copies(matrix):
+    rows = matrix["rows"]
+    fix, fix_test = patches.series(patches.OUTPUT_ORDER)
+    exclusion = patches.series(patches.COPY_EXCLUSION)
+    op_tests = et.op_test_results(rows, patches.COPY_EXCLUSION, "backends/openvino/tests/ops/test_copy.py",
+                                  "the partitioner patches")
+    return md.issue(
+        "[OpenVINO] A partition output that copies a partition input (x.clone(), x.detach(), x[:, :]) comes "
+        "back stale: execute() sets the inputs before the outputs",
+        [("🐛 Describe the bug", f"""\
+A delegate output that is a copy of a delegate input compiles to a Result fed by a Parameter, and OpenVINO
+gives that Result the Parameter's tensor. {INPUTS_THEN_OUTPUTS}: setting the output replaces the input's
+tensor in the infer request, so the CPU plugin never writes the output (it keeps whatever the buffer held),
+and what is computed from the input is computed from that stale buffer. Wrong values, no error, from bytes
+and by path alike. {scope(rows)} {OPENVINO_REPORT}; with the outputs set first it gives the right values
+from OpenVINO 2023.3.0 on."""),
+         ("To reproduce", et.reproduction(REPRODUCER, rows, "executorch_stale_copies", et.NEWEST_OPENVINO,
+                                          (et.SUPPORTED_OPENVINO, et.NEWEST_OPENVINO))),
+         ("Versions", et.environment_section(rows, "executorch_stale_copies")),
+         ("Proposed fix", f"""\
+Two fixes, and when each applies:
+
+1. **In the runtime** (`output-order`): `execute()` sets each output before the inputs. It fixes every
+   `.pte` already shipped, once the device's runtime is updated, without a new export.
+2. **In the partitioner** (`copy-exclusion`): copies whose result leaves the partition and whose value is a
+   partition input are left to ExecuTorch's own kernel. It fixes programs exported again, on runtimes already
+   deployed (an app or robot whose runtime is not updated with the model).
+
+We propose both: neither covers the other's case. Measured cost (run time of `execute`, same machine,
+interleaved; the stock figure is wrong and skips the copy):
+
+{COST}
+
+The runtime fix with its test (the module is lowered whole with `to_backend`, so the copy reaches the
+delegate whatever the partitioner does):
+
+{et.patch_block(fix)}
+
+{et.patch_block(fix_test)}
+
+{md.details("The reproducer with the runtime rebuilt with these patches (against the installed wheel)",
+            et.outputs(rows, "executorch_stale_copies_patched", (et.NEWEST_OPENVINO,)))}
+
+The partitioner fix:
+
+{"".join(et.patch_block(patch) + chr(10) * 2 for patch in exclusion).strip()}
+
+{op_tests}"""),
+         ("Related threads (searched 2026-12-02)", md.bullets([
+             "none in ExecuTorch's tracker reports a wrong copy from the OpenVINO delegate (searched: clone, "
+             "copy, alias, output, OpenVINO); #8573 (the backend's introduction) does not discuss it;",
+             "on OpenVINO's side, issue #4742 and PR #5000 (2021: inputs and outputs of the same name share a "
+             "blob), PR #19309 (closed: copy the Result tensor for a Parameter->Result subgraph) and issue "
+             "#19743: the sharing is old and intended there; the order of the calls is what this backend can "
+             "change."]))])
