@@ -346,3 +346,12 @@ def test_by_hand_usage_errors_are_one_line_and_exit_2(tmp_path, capsys, monkeypa
     assert exited.value.code == 2
     assert message in capsys.readouterr().err.strip().splitlines()[-1]
     assert not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize("benchmark", ["benchmarks.output_order_cost", "benchmarks.blob_memory"])
+def test_runtime_patch_benchmarks_without_a_checkout_say_so_in_one_line_and_exit_2(benchmark):
+    env = {key: value for key, value in os.environ.items() if key != patches.SOURCE_VARIABLE}
+    result = run_cli("python", "-m", benchmark, env=env)
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert result.stderr.strip().splitlines()[-1].endswith(
+        f"error: give --executorch-source DIR or set {patches.SOURCE_VARIABLE}")
