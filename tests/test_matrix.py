@@ -359,7 +359,8 @@ def test_import_report_follows_the_bug_template_and_embeds_its_programs():
     assert report.startswith("# [Bug]: [C API] ")
     headings = [line for line in report.splitlines() if line.startswith("## ")]
     assert headings == ["## Summary", "## Environment", "## Step-by-step reproduction", "## Relevant log output",
-                        "## Releases", "## Cause", "## Proposed fix", "## Impact", "## Issue submission checklist"]
+                        "## Releases", "## Cause", "## Proposed fix", "## Impact",
+                        "## Related threads (searched 2026-12-02)", "## Issue submission checklist"]
     for program in (openvino_import_lifetime.IMPORT_REPRODUCER, openvino_import_lifetime.OVERLOADS_PROGRAM):
         assert program.read_text().rstrip() in report
     assert len(openvino_import_lifetime.IMPORT_REPRODUCER.read_text().splitlines()) <= 40

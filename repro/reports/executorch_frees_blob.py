@@ -52,8 +52,9 @@ const&, ...)`), and the compiled model keeps reading constants (biases, eltwise 
 `execute` crashes with SIGSEGV, or computes on whatever the pages hold later. From Python bytes `Free()` is a
 no-op, so it does not show there.
 
-About the supported range (`openvino>=2025.1.0,<2026.0.0`): the crash needs 2026.4, which is what a bare
-`pip install openvino` installs today. The fix does not depend on the OpenVINO release: ExecuTorch's own
+About the supported range (`openvino>=2025.1.0,<2026.0.0` in `pyproject.toml`, while CI sets up 2026.0 archives,
+`.ci/scripts/setup-openvino.sh`): the crash needs 2026.4, which is what a bare `pip install openvino` installs
+today. The fix does not depend on the OpenVINO release: ExecuTorch's own
 contract allows `Free()` only "if the data is not needed after init()" ({FREE_CONTRACT}), and the Method
 keeps `processed` in `BackendDelegate::segment_`, which "will outlive the backend" ({SEGMENT_OUTLIVES}).
 Deleting the one `processed->Free();` line is enough; nothing else holds the buffer."""),
@@ -85,4 +86,9 @@ What keeping the blob costs in memory (steady after a run / peak): on releases w
 itself stays resident (+64 MiB for a 64 MiB blob; with the mmap loader those are clean file pages the kernel
 can drop), nothing more at peak; from 2026.4 it is what OpenVINO reads, and the total is lower than before.
 
-{md.details("Resident memory, a 64 MiB blob loaded by path", MEMORY)}""")])
+{md.details("Resident memory, a 64 MiB blob loaded by path", MEMORY)}"""),
+         ("Related threads (searched 2026-12-02)", md.bullets([
+             "In the backend's first version (#8573, 2025-02) `init` wrapped the data in a `std::istringstream`, "
+             "which copies; freeing was safe then, and stayed safe with the C API until OpenVINO 2026.4.",
+             "The OpenVINO side (the C API keeps reading `content`) is reported to OpenVINO separately.",
+             "None in ExecuTorch's tracker reports a crash loading an OpenVINO program by path."]))])

@@ -63,4 +63,9 @@ Op tests, each failing without the change (wrong values, or a lowering error):
 
 {et.patch_block(tests)}
 
-{op_tests}""")])
+{op_tests}"""),
+         ("Related threads (searched 2026-12-01)", md.bullets([
+             "On OpenVINO's tracker each class is its own: u8/i8 saturation (#35647 and its siblings, open), the "
+             "dropped `Abs` (#38166, open), NaN handling (#31196, open); the rest we report there. This issue is "
+             "the partitioner's side: what to keep away from the CPU plugin until they are fixed.",
+             "None in ExecuTorch's tracker reports wrong values from the OpenVINO partitioner by dtype."]))])

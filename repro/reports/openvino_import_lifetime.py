@@ -225,4 +225,8 @@ ExecuTorch 1.5.1's OpenVINO backend (and main as of August 2026) frees the conte
 import ({EXECUTORCH_SOURCE}), so every ExecuTorch program whose OpenVINO delegate has a bias or an
 eltwise constant crashes (SIGSEGV) or reads freed memory when loaded from a file with 2026.4.x. We
 report that side to ExecuTorch separately."""),
+         ("Related threads (searched 2026-12-02)", md.bullets([
+             "PR #31327 (merged 2025-07) added the `ov::Tensor` overload of `Core::import_model` to C++; the JS "
+             "bindings' requests for it (#32725, PRs #32925, #33431, #33522) are about exposing it, not lifetime.",
+             "None reports the C API's `ov_core_import_model` reading `content` after it returns."])),
          ("Issue submission checklist", CHECKLIST, "Checked")])
