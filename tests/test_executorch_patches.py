@@ -14,6 +14,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -172,6 +173,29 @@ def test_patched_python_passes_executorch_mypy(tmp_path):
                      f"--cache-dir={Path(sys.prefix) / 'mypy-cache-executorch'}", "--explicit-package-bases",
                      *files, cwd=root, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+
+
+LINTERS = "FLAKE8,UFMT,MYPY,CLANGFORMAT"  # of ExecuTorch's .lintrunner.toml, those that cover backends/openvino
+
+
+def test_every_series_passes_executorch_lintrunner(executorch_source, tmp_path):
+    """ExecuTorch's own lint, as its contributors run it: the checkout's .lintrunner.toml, every series applied
+    and committed, ``lintrunner --take FLAKE8,UFMT,MYPY,CLANGFORMAT`` over what they change."""
+    checkout = tmp_path / "executorch"
+    checkout.mkdir()
+    for name in (".lintrunner.toml", ".mypy.ini", ".flake8", ".clang-format", "pyproject.toml"):
+        shutil.copy(executorch_source / name, checkout / name)
+    shutil.copytree(executorch_source / "backends" / "openvino", checkout / "backends" / "openvino")
+    git = ["git", "-c", "user.name=gate", "-c", "user.email=gate@localhost"]
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "stock"]):
+        subprocess.run([*git, *command], cwd=checkout, check=True, capture_output=True)
+    patches.apply([patch for name in ALL_SERIES for patch in patches.series(name)], checkout)
+    for command in (["add", "-A"], ["commit", "-q", "-m", "patched"]):
+        subprocess.run([*git, *command], cwd=checkout, check=True, capture_output=True)
+    env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])}
+    result = run_cli("lintrunner", "--take", LINTERS, "--revision", "HEAD~1", cwd=checkout, env=env, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert "No lint issues." in result.stdout, result.stdout[-3000:]
 
 
 @pytest.mark.parametrize("name", patches.RUNTIME_SERIES)
