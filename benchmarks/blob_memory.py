@@ -120,12 +120,7 @@ def main(argv=None):
     if args.export:
         export(args.export)
         return
-    try:
-        source = patches.source_tree(args.executorch_source)
-    except patches.PatchFailed as error:
-        parser.error(str(error))
-    if source is None:
-        parser.error(f"give --executorch-source DIR or set {patches.SOURCE_VARIABLE}")
+    source = patches.checkout_argument(parser, args.executorch_source)
     pythons = args.python or [Path(sys.executable)]
     missing = [python for python in pythons if not python.exists()]
     if missing:

@@ -102,12 +102,7 @@ def main(argv=None):
     if args.child:
         child(args.folder, args.child, args.repeats)
         return
-    try:
-        source = patches.source_tree(args.executorch_source)
-    except patches.PatchFailed as error:
-        parser.error(str(error))
-    if source is None:
-        parser.error(f"give --executorch-source DIR or set {patches.SOURCE_VARIABLE}")
+    source = patches.checkout_argument(parser, args.executorch_source)
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
         libraries = {"stock": patches.build_backend(source, folder / "stock"),

@@ -54,43 +54,10 @@ follow_imports = normal
 local_partial_types = True
 enable_error_code = possibly-undefined
 warn_unused_ignores = False
-
-[mypy-executorch.backends.*]
-follow_untyped_imports = True
-
-[mypy-executorch.codegen.*]
-follow_untyped_imports = True
-
-[mypy-executorch.devtools.*]
-follow_untyped_imports = True
-
-[mypy-executorch.exir.*]
-follow_untyped_imports = True
-
-[mypy-executorch.extension.*]
-follow_untyped_imports = True
-
-[mypy-executorch.kernels.*]
-follow_untyped_imports = True
-
-[mypy-executorch.profiler.*]
-follow_untyped_imports = True
-
-[mypy-executorch.runtime.*]
-follow_untyped_imports = True
-
-[mypy-executorch.test.*]
-follow_untyped_imports = True
-
-[mypy-functorch.*]
-follow_untyped_imports = True
-
-[mypy-torchgen.*]
-follow_untyped_imports = True
-
-[mypy-torchao.*]
-follow_untyped_imports = True
-"""
+""" + "".join(f"\n[mypy-{module}]\nfollow_untyped_imports = True\n" for module in (
+    *(f"executorch.{package}.*" for package in ("backends", "codegen", "devtools", "exir", "extension", "kernels",
+                                                "profiler", "runtime", "test")),
+    "functorch.*", "torchgen.*", "torchao.*"))
 # Words that would tie a patch to this project; a patch upstream must stand on its own.
 OURS = re.compile(r"workaround|copysafe|repro[./]|catalogue|passthrough-gate|release_behaviour", re.IGNORECASE)
 

@@ -97,6 +97,18 @@ def source_tree(given=None):
     return Path(folder)
 
 
+def checkout_argument(parser, given):
+    """The checkout a command line names (``--executorch-source``, else $EXECUTORCH_SOURCE); a usage error on
+    ``parser`` (one line, exit 2) where it names none or not a checkout."""
+    try:
+        source = source_tree(given)
+    except PatchFailed as error:
+        parser.error(str(error))
+    if source is None:
+        parser.error(f"give --executorch-source DIR or set {SOURCE_VARIABLE}")
+    return source
+
+
 def patched_runtime(source, folder, patches=()):
     """``folder`` holding ``backends/openvino/runtime`` copied from the checkout ``source``, ``patches``
     applied; returns ``folder``."""
