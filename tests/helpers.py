@@ -127,3 +127,11 @@ def table_line(markdown, release):
         if line.startswith("| 20") and Version(bounds[0]) <= Version(release) <= Version(bounds[-1]):
             return line
     return None
+
+
+def cpu_defaults_to_bf16():
+    """OpenVINO's CPU plugin computes f32 models in bf16 here unless told otherwise (CPUs with AVX-512 BF16
+    or AMX)."""
+    import openvino as ov
+
+    return str(ov.Core().get_property("CPU", "INFERENCE_PRECISION_HINT")) in ("<Type: 'bfloat16'>", "bf16")

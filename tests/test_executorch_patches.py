@@ -23,7 +23,7 @@ import pytest
 
 from repro.harness import catalogue, op_tests
 from repro.harness import executorch_patches as patches
-from tests.helpers import PROJECT, run_cli, skip_module_without_executorch_path
+from tests.helpers import PROJECT, cpu_defaults_to_bf16, run_cli, skip_module_without_executorch_path
 from tests.release_behaviour import stock_outcome, stock_use_after_free
 
 skip_module_without_executorch_path()
@@ -81,11 +81,12 @@ def changed_files(name):
     return files
 
 
-@pytest.mark.parametrize("name", patches.PYTHON_SERIES)
-def test_python_series_applies_to_the_installed_backend(tmp_path, name):
-    root = patches.overlay(tmp_path, patches.series(name))
+@pytest.mark.parametrize("name", ALL_SERIES)
+def test_series_python_files_apply_to_the_installed_backend(tmp_path, name):
+    """The installed 1.5.1 backend's Python files are main's: every series' Python part applies to them."""
+    root = patches.overlay(tmp_path, patches.series(name), include="*.py")
     installed = patches.installed("executorch.backends").parent
-    for path in changed_files(name):
+    for path in (path for path in changed_files(name) if path.endswith(".py")):
         patched, stock = root / "executorch" / path, installed / path
         assert patched.exists(), path
         assert not stock.exists() or patched.read_bytes() != stock.read_bytes(), f"{path} did not change"
@@ -261,7 +262,7 @@ def test_output_order_patch_makes_stock_copy_programs_correct_from_bytes_and_by_
 def test_each_runtime_series_adds_an_op_test_that_passes_with_it_and_fails_without(executorch_source, tmp_path):
     """ExecuTorch-style tests, run against the rebuilt runtime: output-order's fails without the patch on every
     release here; blob-lifetime's (a load by path) crashes or fails exactly where the wheel's library frees
-    the blob that the release still reads."""
+    the blob that the release still reads; precision's fail without it where the CPU defaults to bf16."""
     runs = op_tests.runtime_with_and_without(executorch_source, tmp_path)
     assert {name: set(outcomes["with"].values()) for name, outcomes in runs.items()} == \
         {name: {"passed"} for name in patches.RUNTIME_SERIES}, runs
@@ -270,6 +271,8 @@ def test_each_runtime_series_adds_an_op_test_that_passes_with_it_and_fails_witho
     expected = {op_tests.CRASHED, "failed"} if stock_use_after_free() else {"passed"}
     assert blob_without, runs
     assert blob_without <= expected, runs
+    precision_without = set(runs[patches.PRECISION]["without"].values())
+    assert precision_without == ({"failed"} if cpu_defaults_to_bf16() else {"passed"}), runs
 
 
 def test_stale_copies_reproducer_is_right_with_the_output_order_runtime(executorch_source, tmp_path):

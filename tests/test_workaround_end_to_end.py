@@ -5,7 +5,13 @@ post-lowering check finds no pass-through output in any delegate it produced."""
 import pytest
 
 from tests.candidate_gate import under_test
-from tests.helpers import ad_hoc_case, lower_save_run, run_cli, skip_module_without_executorch_path
+from tests.helpers import (
+    ad_hoc_case,
+    cpu_defaults_to_bf16,
+    lower_save_run,
+    run_cli,
+    skip_module_without_executorch_path,
+)
 from tests.outcomes import (
     Crashed,
     WrongValues,
@@ -283,12 +289,6 @@ def lowered_with_precision(precision):
 
     specs = [CompileSpec("device", b"CPU"), CompileSpec(PRECISION_KEY, precision)]
     return Lowering(f"workaround_{precision.decode()}", lambda: (CopySafeOpenvinoPartitioner(specs), []))
-
-
-def cpu_defaults_to_bf16():
-    import openvino as ov
-
-    return str(ov.Core().get_property("CPU", "INFERENCE_PRECISION_HINT")) in ("<Type: 'bfloat16'>", "bf16")
 
 
 # Measured on OpenVINO 2026.4.1: the CPU plugin's import_model compiles again with the importer's properties,

@@ -27,8 +27,9 @@ PATCHES = Path(__file__).resolve().parents[1] / "patches" / "executorch"
 COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS, BLOB_LIFETIME = "copy-exclusion", "channels-last", "semantics", \
     "blob-lifetime"
 OUTPUT_ORDER = "output-order"  # execute() sets each output before the inputs: shipped programs' copies right
+PRECISION = "precision"  # the OpenVINO properties among the compile specs, at compile and at import
 PYTHON_SERIES = (COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS)
-RUNTIME_SERIES = (BLOB_LIFETIME, OUTPUT_ORDER)  # C++, in the order they apply
+RUNTIME_SERIES = (BLOB_LIFETIME, OUTPUT_ORDER, PRECISION)  # change the C++ runtime, in the order they apply
 OP_TESTS = "backends/openvino/tests/*"  # what a series adds to or changes in ExecuTorch's own op tests
 RUNTIME = Path("backends/openvino/runtime")
 BACKEND_LIBRARY = "libexecutorch_backend_openvino.so"
@@ -110,10 +111,10 @@ def checkout_argument(parser, given):
 
 
 def patched_runtime(source, folder, patches=()):
-    """``folder`` holding ``backends/openvino/runtime`` copied from the checkout ``source``, ``patches``
-    applied; returns ``folder``."""
+    """``folder`` holding ``backends/openvino/runtime`` copied from the checkout ``source``, the runtime's
+    part of ``patches`` applied (a series may change Python files too); returns ``folder``."""
     shutil.copytree(Path(source) / RUNTIME, Path(folder) / RUNTIME)
-    apply(patches, folder)
+    apply(patches, folder, include=f"{RUNTIME}/*")
     return Path(folder)
 
 

@@ -26,7 +26,8 @@ PROJECT = Path(__file__).resolve().parents[2]
 NEW_OP_TESTS = {patches.COPY_EXCLUSION: "test_copy.py", patches.CHANNELS_LAST: "test_dim_order.py",
                 patches.SEMANTICS: "test_semantics.py"}
 # What each C++ series adds: run against the runtime backend rebuilt with and without the C++ series.
-RUNTIME_OP_TESTS = {patches.BLOB_LIFETIME: "test_load_by_path.py", patches.OUTPUT_ORDER: "test_execute.py"}
+RUNTIME_OP_TESTS = {patches.BLOB_LIFETIME: "test_load_by_path.py", patches.OUTPUT_ORDER: "test_execute.py",
+                    patches.PRECISION: "test_precision.py"}
 CRASHED = "crashed"  # the child pytest died (a signal) before writing outcomes
 
 
@@ -103,13 +104,14 @@ def with_and_without(folder, every_op_test=False):
 
 
 def runtime_with_and_without(source, folder):
-    """The op tests the C++ series add (their test hunks applied to a copy of the installed backend), each
-    file in a child of its own, against the runtime backend rebuilt from the ExecuTorch checkout ``source``
-    with every C++ series ("with") and with none ("without"). Returns {series: {"with": {test: outcome},
-    "without": ...}}, a crashed file's tests as {file name: CRASHED}."""
+    """The op tests the C++ series add, each file in a child of its own: "with", every C++ series applied (the
+    runtime rebuilt from the ExecuTorch checkout ``source``, the Python files in a copy of the installed
+    backend); "without", only their test hunks, against the runtime rebuilt stock. Returns {series: {"with":
+    {test: outcome}, "without": ...}}, a crashed file's tests as {file name: CRASHED}."""
     folder = Path(folder)
     runtime_patches = [patch for name in patches.RUNTIME_SERIES for patch in patches.series(name)]
-    root = patches.overlay(folder / "overlay", runtime_patches, include=patches.OP_TESTS)
+    roots = {"with": patches.overlay(folder / "overlay-with", runtime_patches, include="*.py"),
+             "without": patches.overlay(folder / "overlay-without", runtime_patches, include=patches.OP_TESTS)}
     libraries = {"with": patches.build_backend(source, folder / "with", runtime_patches),
                  "without": patches.build_backend(source, folder / "without")}
 
@@ -117,8 +119,8 @@ def runtime_with_and_without(source, folder):
         way, name = way_and_series
         run_folder = folder / f"{way}-{name}"
         run_folder.mkdir()
-        path = op_tests_dir(root) / RUNTIME_OP_TESTS[name]
-        outcomes = run_op_tests(run_folder, [path], overlay=root, library_path=libraries[way])["outcomes"]
+        path = op_tests_dir(roots[way]) / RUNTIME_OP_TESTS[name]
+        outcomes = run_op_tests(run_folder, [path], overlay=roots[way], library_path=libraries[way])["outcomes"]
         return added_tests(outcomes, path.name)[0] if outcomes != {path.name: CRASHED} else outcomes
 
     runs = [(way, name) for name in RUNTIME_OP_TESTS for way in ("with", "without")]
