@@ -25,6 +25,12 @@ And it reads where each OpenVINO blob is stored: in a segment after the flatbuff
 OpenVINO from 2026.4.0 on still reads constants from it, so the program crashes or
 computes on freed memory when it is loaded from a file (``delegate_blob_in_segment``).
 
+And it says the precision each delegate will run at, imported here as ExecuTorch 1.5.1's runtime imports
+it (with no properties: this CPU, this OpenVINO and this process's environment decide, e.g. bf16 on CPUs
+with AVX-512 BF16 or AMX); a delegate lowered asking for another precision (an ``INFERENCE_PRECISION_HINT``
+or the workaround's ``inference_precision`` compile spec) that imports at another is a finding
+(``precision_not_kept``): the blob does not carry the precision it was compiled with.
+
 Program-wide, with or without OpenVINO: a program whose constants are all 0-size (what a delegate leaves
 of an empty KV cache) has a 0-byte constant segment, and loaded from a file it fails at ``load_method``
 with error 0x23 (``empty_constant_segment``).
@@ -61,7 +67,9 @@ EXIT_CLEAN, EXIT_AFFECTED, EXIT_UNREADABLE = 0, 1, 2
 
 
 KINDS = ("pass_through_output", "non_default_dim_order", "empty_or_0d_argument", "dynamic_shaped_output",
-         "delegate_blob_in_segment", "empty_constant_segment", *SEMANTICS)
+         "delegate_blob_in_segment", "empty_constant_segment", "precision_not_kept", *SEMANTICS)
+# Compile specs that ask a delegate for a precision: OpenVINO's own name, and the workaround's.
+PRECISION_SPECS = ("INFERENCE_PRECISION_HINT", "inference_precision")
 # The releases measured to crash (or read freed memory) by path with a blob in a segment.
 USE_AFTER_FREE_RELEASES = "OpenVINO 2026.4.0 and later (measured: 2026.4.0, 2026.4.1; 2026.3.1 and older are safe)"
 
@@ -192,6 +200,32 @@ def compiled_model_findings(index, delegate, compiled):
                        for kind, position, what in semantics_findings(delegate, compiled)]
 
 
+@dataclass(frozen=True)
+class Precision:
+    delegate: int
+    runs_at: str  # OpenVINO's name for the precision the import here gives ("f32", "bf16", ...)
+    asked: str | None  # what its compile specs ask for, or None
+    spec: str | None  # the compile spec that asks
+
+
+def precision(index, delegate, compiled):
+    """What precision the delegate runs at here, and what it was lowered asking for."""
+    runs_at = compiled.get_property("INFERENCE_PRECISION_HINT").to_string()
+    spec = next((key for key in PRECISION_SPECS if key in delegate.compile_specs), None)
+    asked = delegate.compile_specs[spec].rstrip(b"\0").decode() if spec else None
+    return Precision(index, runs_at, asked, spec)
+
+
+def precision_findings(found):
+    if found.asked is None or found.asked == found.runs_at:
+        return []
+    return [Finding("precision_not_kept", found.delegate, None,
+                    f"OpenVINO delegate {found.delegate} was lowered asking for {found.asked} (compile spec "
+                    f"{found.spec}) but imports at {found.runs_at} here: the blob does not carry its precision "
+                    "and ExecuTorch 1.5.1's runtime imports with no properties, so this CPU decides. Expect "
+                    f"{found.runs_at} rounding; see docs/model-owners.md for f32 at run time")]
+
+
 def segment_finding(index, delegate):
     if not delegate.in_segment:
         return []
@@ -215,14 +249,19 @@ def empty_constant_segment(pte_bytes):
                     "partitioner, which drops the empty constants its delegates leave unused")]
 
 
-def check_delegates(delegates, not_opened=None):
+def check_delegates(delegates, not_opened=None, precisions=None):
     """Every finding in the delegates. A blob this OpenVINO cannot open raises BlobNotOpened, unless
     ``not_opened`` (a list) is given: then the reason is appended there and the findings the program's
-    metadata shows on its own are still returned."""
+    metadata shows on its own are still returned. With ``precisions`` (a list), each opened delegate's
+    Precision is appended there."""
     findings = []
     for index, delegate in enumerate(delegates):
         try:
-            findings += compiled_model_findings(index, delegate, open_blob(index, delegate))
+            compiled = open_blob(index, delegate)
+            found = precision(index, delegate, compiled)
+            findings += compiled_model_findings(index, delegate, compiled) + precision_findings(found)
+            if precisions is not None:
+                precisions.append(found)
         except BlobNotOpened as error:
             if not_opened is None:
                 raise
@@ -253,12 +292,16 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, UnreadableProgram) as error:
         print(f"{args.pte}: not a readable .pte: {error}", file=sys.stderr)
         return EXIT_UNREADABLE
-    not_opened = []
-    findings = check_delegates(delegates, not_opened) + empty_constant_segment(pte)
+    not_opened, precisions = [], []
+    findings = check_delegates(delegates, not_opened, precisions) + empty_constant_segment(pte)
     if args.json:
         print(json.dumps({"file": str(args.pte), "openvino_delegates": len(delegates),
-                          "findings": [asdict(f) for f in findings], "not_opened": not_opened}, indent=1))
+                          "findings": [asdict(f) for f in findings], "not_opened": not_opened,
+                          "precision": [asdict(p) for p in precisions]}, indent=1))
     else:
+        for found in precisions:
+            asked = f"asked for {found.asked} ({found.spec})" if found.asked else "asked for nothing"
+            print(f"{args.pte}: OpenVINO delegate {found.delegate} runs at {found.runs_at} here ({asked})")
         for finding in findings:
             print(f"{args.pte}: {finding.detail}")
         counts = ", ".join(f"{sum(f.kind == kind for f in findings)} {kind.replace('_', ' ')}(s)"

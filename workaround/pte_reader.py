@@ -24,7 +24,8 @@ SCALAR_TYPES = {0: "uint8", 1: "int8", 2: "int16", 3: "int32", 4: "int64", 5: "f
 CHAIN_INSTRUCTIONS = 2
 INSTRUCTION_TYPE, INSTRUCTION_VALUE, INSTRUCTION_DELEGATE_CALL = 0, 1, 2
 DELEGATE_CALL_INDEX, DELEGATE_CALL_ARGS = 0, 1
-DELEGATE_ID, DELEGATE_PROCESSED = 0, 1
+DELEGATE_ID, DELEGATE_PROCESSED, DELEGATE_COMPILE_SPECS = 0, 1, 2
+COMPILE_SPEC_KEY, COMPILE_SPEC_VALUE = 0, 1
 REFERENCE_LOCATION, REFERENCE_INDEX, LOCATION_SEGMENT = 0, 1, 1
 INLINE_DATA = 0
 SEGMENT_OFFSET, SEGMENT_SIZE = 0, 1
@@ -102,6 +103,7 @@ class Delegate:
     blob: bytes
     in_segment: bool
     arguments: list  # a TensorValue (or None for any other value) per argument of its call: inputs, then outputs
+    compile_specs: dict  # {key: value bytes} the delegate was lowered with (the runtime receives them at init)
 
 
 def _tensor(evalue):
@@ -150,7 +152,9 @@ def delegates(pte):
                 blob = bytes(pte[start:start + segment.scalar(SEGMENT_SIZE, number_types.Uint64Flags)])
             else:
                 blob = inline[data_index].raw(INLINE_DATA)
-            found.append(Delegate(delegate.text(DELEGATE_ID), blob, in_segment, calls.get(index, [])))
+            specs = {spec.text(COMPILE_SPEC_KEY): spec.raw(COMPILE_SPEC_VALUE)
+                     for spec in delegate.children(DELEGATE_COMPILE_SPECS)}
+            found.append(Delegate(delegate.text(DELEGATE_ID), blob, in_segment, calls.get(index, []), specs))
     return found
 
 
