@@ -1,7 +1,8 @@
 """Does the gate notice? Break the workaround in one known way, run ``tox -e ov2026.4``, expect it red.
 
-Each mutation is one exact edit of one file of ``workaround/`` (the text must occur exactly once, so a
-refactoring that moves it makes the mutation fail loudly instead of silently testing nothing). It is
+Each mutation is one exact edit of one file of ``workaround/`` or of the gate's own setup (the text must
+occur exactly once, so a refactoring that moves it makes the mutation fail loudly instead of silently
+testing nothing). It is
 applied to a scratch copy of the project, never to the working tree, and the gate runs there with this
 checkout's tox environment (``--workdir``), as ``tox -e ov2026.4`` would. By default the gate stops at
 its first failure (``-x``): a red gate and the test that caught it; ``--all`` runs it whole and lists
@@ -69,6 +70,8 @@ MUTATIONS = {
           "EXACT_WHEN_KEPT = (aten.reflection_pad2d.default,)", "EXACT_WHEN_KEPT = ()"),
     "q": ("indices no longer bounded by the table they index", "workaround/value_ranges.py",
           "        index_bounds = indices_bounded_by_shapes(exported_program.graph)", "        index_bounds = {}"),
+    "r": ("the gate's f32 cap removed (OpenVINO at the CPU's default, bf16 here)", "tests/conftest.py",
+          "    os.environ.setdefault(_variable, _value)\n", "    pass\n"),
 }
 IGNORED = shutil.ignore_patterns(".git", ".tox", ".matrix", "out", "__pycache__", ".pytest_cache",
                                  ".hypothesis", ".ruff_cache")

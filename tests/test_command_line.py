@@ -30,6 +30,8 @@ NEED_TORCH = {
     "attachments/executorch_empty_constants.py": "Exit status (git bisect run): 0 every run correct, 1 a run "
                                                  "failed or was wrong, 2 usage error, 125 could not test "
                                                  "(nothing exported).",
+    "attachments/openvino_import_precision.py": "Exit status (git bisect run): 0 the import keeps f32, 1 it does "
+                                                "not.",
     "attachments/executorch_stale_copies.py": "Exit status (git bisect run): 0 every run correct, 1 a run was "
                                               "wrong or failed, 2 usage error, 125 could not test.",
     "attachments/executorch_semantics.py": "Exit status (git bisect run): 0 every model equals eager, 1 one "

@@ -14,7 +14,7 @@ import pytest
 
 from repro import plain_openvino as plain
 from repro import plain_openvino_cpp as cpp
-from tests.helpers import run_cli
+from tests.helpers import PROJECT, run_cli
 from tests.release_behaviour import (
     C_API_IN_WHEEL_FROM,
     CPP_HEADERS_IN_WHEEL_FROM,
@@ -239,3 +239,20 @@ def _run(symptoms=None, error=None):
 ], ids=["all_correct", "bug_wins_over_failure", "failure_without_bug_is_untested"])
 def test_verdict_exit_code(runs, exit_code):
     assert plain.verdict(runs)[0] == exit_code
+
+
+def test_the_import_precision_reproducer_shows_the_importer_decides():
+    """repro/attachments/openvino_import_precision.py: compiled f32, exported, imported with nothing runs at the
+    importing process's default: bf16 (exit 1) at this CPU's default where it has bf16, f32 (exit 0) under the
+    gate's cap."""
+    from repro.harness import precision
+    from tests.helpers import cpu_defaults_to_bf16
+
+    capped = run_cli("python", PROJECT / "repro" / "attachments" / "openvino_import_precision.py")
+    assert capped.returncode == 0, capped.stdout + capped.stderr[-2000:]
+    assert "exported, imported with nothing: max error" in capped.stdout
+    default = run_cli("python", PROJECT / "repro" / "attachments" / "openvino_import_precision.py",
+                      env=precision.without_cap())
+    bf16_here = "runs at bf16" in default.stdout
+    assert default.returncode == (1 if bf16_here else 0), default.stdout
+    assert not cpu_defaults_to_bf16(), "the gate's cap is in force here"

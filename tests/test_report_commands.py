@@ -90,13 +90,13 @@ def test_snippet_prints_what_the_report_pastes(release, tmp_path):
     python = printed_venv(release)
     result = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, check=False,
                             env={**os.environ, "PATH": f"{python.parent}{os.pathsep}{os.environ['PATH']}"})
-    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.returncode == 1, result.stderr[-2000:]  # git bisect run's convention: the bug shows
     assert result.stdout.strip() == pasted(STALE_COPIES, f"`{command}` on {release}:")
 
 
 @pytest.mark.parametrize(("release", "abi"), [("2024.3.0", "0"), ("2025.4.1", "0"), (NEWEST, "1")])
 def test_cpp_build_line_reads_the_abi_builds_and_reproduces(release, abi):
-    build = block_after(STALE_COPIES, "Built and run against the wheel", "sh")
+    build = block_after(STALE_COPIES, f"{stale_report.CPP_REPRODUCER.name} and its build lines", "sh")
     abi_line = "\n".join([*build.splitlines()[:2], 'echo "$ABI"'])
     assert run_printed(abi_line, release, [])["output"] == abi
     result = run_printed(build, release, [stale_report.CPP_REPRODUCER.name])

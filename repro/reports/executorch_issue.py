@@ -122,10 +122,12 @@ def op_test_results(rows, series, test_file, patches_named):
     if not ran:
         return "(Not run in this matrix: `repro/matrix.py --executorch` runs them.)"
     results = ran[-1]["executorch_patch_tests"][series]
-    return (f"`{test_file}` on OpenVINO {ran[-1]['release']}, with {patches_named} and without them:\n\n"
-            + md.table(["test", "with the patches", "without"],
-                       [[f"`{test}`", outcome, results["without"].get(test, "-")]
-                        for test, outcome in sorted(results["with"].items())]))
+    failing_without = sum(results["without"].get(test) != "passed" for test in results["with"])
+    table = md.table(["test", "with the patches", "without"],
+                     [[f"`{test}`", outcome, results["without"].get(test, "-")]
+                      for test, outcome in sorted(results["with"].items())])
+    return md.details(f"<code>{test_file}</code> on OpenVINO {ran[-1]['release']}, with {patches_named} and "
+                      f"without them ({failing_without} of {len(results['with'])} fail without)", table)
 
 
 def patch_text(path):
