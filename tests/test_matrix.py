@@ -694,3 +694,18 @@ def test_bad_input_is_one_line_and_exit_2_before_anything_is_written(tmp_path, a
     assert message in line
     assert (out / "matrix.json").read_text() == "earlier results"
     assert not (tmp_path / "envs").exists() or not any((tmp_path / "envs").iterdir())
+
+
+def test_import_precision_report_is_built_from_the_rows_and_answers_the_by_design_question(recorded_matrix):
+    """openvino-import-precision.md from the 27 recorded releases: the attachment pasted, its output on the
+    newest, the release line, and the by-design paragraph naming what each API takes."""
+    from repro.reports import openvino_import_precision as report
+
+    text = report.openvino_import_precision(recorded_matrix)
+    assert text.startswith("# [Bug]: an exported compiled model does not keep its INFERENCE_PRECISION_HINT")
+    assert report.REPRODUCER.read_text().rstrip() in text
+    newest = next(row for row in recorded_matrix["rows"] if row["release"] == "2026.4.1")
+    assert newest["import_precision"]["stdout"].strip() in text
+    assert "import drops the precision: **yes** 2023.0.0 to 2026.4.1" in text
+    assert "`ov_core_import_model(core, content, size, device, &compiled)` has no such argument" in text
+    assert "## Related threads (searched 2026-12-02)" in text

@@ -26,6 +26,7 @@ from packaging.version import Version
 
 from repro import attachment_commands as commands
 from repro.harness import executorch_patches as patches
+from repro.harness import precision
 from repro.releases import EXECUTORCH_INSTALLS_FROM, HEADLINE_EXECUTORCH, NUMPY_2_FROM, resolve
 from repro.reports import markdown as md
 from repro.reports import matrix_report
@@ -193,6 +194,7 @@ PATCHED_RUNTIME_RUNS = {"executorch_by_path_patched": (patches.BLOB_LIFETIME, "e
 IMPORT_PROGRAM, OVERLOADS_PROGRAM = "openvino_import_lifetime.c", "openvino_import_overloads.cpp"
 CONSTANT_ABS, CONSTANT_ABS_PROGRAM = "openvino_constant_abs.py", "openvino_constant_abs.cpp"
 CPU_SEMANTICS = "openvino_cpu_semantics.py"
+IMPORT_PRECISION = "openvino_import_precision.py"  # run at the CPU's default: the gate's f32 cap taken away
 
 
 def executorch_runs(python, timeout):
@@ -225,7 +227,7 @@ def matrix_row(requested, release, *, cache, executorch_versions, timeout, progr
            "executorch_channels_last": None, "executorch_environment": None, "executorch_patch_tests": None,
            "executorch_by_path_patched": None, "executorch_releases": None, "executorch_empty_constants": None,
            "executorch_semantics": None, "executorch_stale_copies": None, "executorch_stale_copies_patched": None,
-           "constant_abs": None, "constant_abs_cpp": None, "cpu_semantics": None}
+           "constant_abs": None, "constant_abs_cpp": None, "cpu_semantics": None, "import_precision": None}
     started = time.monotonic()
     executorch = executorch_versions[-1] if executorch_versions and Version(release) >= EXECUTORCH_INSTALLS_FROM \
         else None
@@ -249,6 +251,7 @@ def matrix_row(requested, release, *, cache, executorch_versions, timeout, progr
     row["constant_abs"] = run_attachment(python, CONSTANT_ABS, timeout)
     row["constant_abs_cpp"] = run_built(commands.cpp_build, python, CONSTANT_ABS_PROGRAM, timeout)
     row["cpu_semantics"] = run_attachment(python, CPU_SEMANTICS, timeout)
+    row["import_precision"] = run_attachment(python, IMPORT_PRECISION, timeout, env=precision.without_cap())
     if executorch:
         progress(release, f"running the ExecuTorch path and reproducers (executorch {executorch})")
         row.update(executorch_runs(python, timeout))

@@ -103,6 +103,8 @@ SIGNALS = {
     "Abs of constants dropped (C++)": (lambda row: program_verdict(row.get("constant_abs_cpp")),
                                        "the same, from the C++ twin"),
     **{case: (semantics_case_wrong(case), "differs from PyTorch") for case in CPU_SEMANTICS_CASES},
+    "import drops the precision": (lambda row: program_verdict(row.get("import_precision")),
+                                   "compiled f32, exported, imported with nothing: not f32 (this CPU's default)"),
 }
 
 

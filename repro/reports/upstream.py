@@ -4,6 +4,8 @@
   Parameter when outputs are set after inputs (OpenVINO's bug; the ExecuTorch symptom is its symptom);
 - ``openvino-import-lifetime.md`` (``openvino_import_lifetime``): since 2026.4.0 ``ov_core_import_model``
   keeps reading the caller's buffer after it returns;
+- ``openvino-import-precision.md`` (``openvino_import_precision``): an exported compiled model does not keep
+  its INFERENCE_PRECISION_HINT, and the C API's import cannot be given one (bf16 on bf16-capable CPUs);
 - ``executorch-frees-blob.md`` (``executorch_frees_blob``): ExecuTorch's OpenVINO backend frees the blob
   right after that import, so programs loaded by path crash on OpenVINO 2026.4.x; with our one-line patch;
 - ``executorch-channels-last.md`` (``executorch_channels_last``): the backend hands boundary tensors to
@@ -34,11 +36,13 @@ from repro.reports.executorch_stale_copies import executorch_stale_copies
 from repro.reports.openvino_constant_abs import openvino_constant_abs
 from repro.reports.openvino_cpu_semantics import openvino_cpu_semantics
 from repro.reports.openvino_import_lifetime import openvino_import_lifetime
+from repro.reports.openvino_import_precision import openvino_import_precision
 from repro.reports.openvino_special_values import openvino_special_values
 from repro.reports.openvino_stale_copies import openvino_stale_copies
 
 REPORTS = {"openvino-stale-copies.md": openvino_stale_copies,
            "openvino-import-lifetime.md": openvino_import_lifetime,
+           "openvino-import-precision.md": openvino_import_precision,
            "executorch-frees-blob.md": executorch_frees_blob,
            "executorch-stale-copies.md": executorch_stale_copies,
            "executorch-channels-last.md": executorch_channels_last,
