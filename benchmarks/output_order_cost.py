@@ -17,8 +17,6 @@ runtimes are rebuilt from the same ExecuTorch checkout (``repro.harness.executor
 import argparse
 import json
 import os
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,6 +25,7 @@ from pathlib import Path
 import torch
 
 from benchmarks.runtime_cost import MODELS
+from benchmarks.timing import child_rounds
 from repro.harness import catalogue, lowering
 from repro.harness import executorch_patches as patches
 from repro.harness.lowerings import LOWERINGS
@@ -76,18 +75,11 @@ def child(folder, runtime_name, repeats):
 
 def run_rounds(folder, libraries, rounds, repeats):
     """{model/candidate: {"median_ms": median of round medians, "correct": bool}}."""
-    medians, correct = {}, {}
-    for _ in range(rounds):
-        for runtime_name, library in libraries.items():
-            command = [sys.executable, "-m", "benchmarks.output_order_cost", "--child", runtime_name,
-                       "--folder", str(folder), "--repeats", str(repeats)]
-            result = subprocess.run(command, capture_output=True, text=True, check=True,
-                                    env=patches.environment(library_path=library))
-            for key, run in json.loads(result.stdout.splitlines()[-1]).items():
-                medians.setdefault(key, []).append(statistics.median(run["samples_ms"]))
-                correct[key] = run["correct"]
-    return {key: {"median_ms": statistics.median(values), "correct": correct[key]}
-            for key, values in medians.items()}
+    children = {runtime_name: ([sys.executable, "-m", "benchmarks.output_order_cost", "--child", runtime_name,
+                                "--folder", str(folder), "--repeats", str(repeats)],
+                               patches.environment(library_path=library))
+                for runtime_name, library in libraries.items()}
+    return {key: run for (_, key), run in child_rounds(children, rounds).items()}
 
 
 def main(argv=None):

@@ -12,8 +12,6 @@ so drift on a 2-core machine hits both alike). Models: the catalogue's conv net 
 
 import argparse
 import json
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -21,6 +19,7 @@ from pathlib import Path
 
 import torch
 
+from benchmarks.timing import child_rounds
 from repro.harness import catalogue, lowering, precision
 from repro.harness.lowerings import LOWERINGS
 
@@ -84,22 +83,16 @@ def main(argv=None):
         return
     default = precision.without_cap()
     environments = {"f32": {**default, **precision.F32_ISA_CAP}, "default": default}
-    medians, errors, reached = {}, {}, {}
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
         export(folder)
-        for _ in range(args.rounds):
-            for mode, env in environments.items():
-                command = [sys.executable, "-m", "benchmarks.precision_cost", "--child", str(folder), "--repeats",
-                           str(args.repeats)]
-                result = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
-                for name, run in json.loads(result.stdout.splitlines()[-1]).items():
-                    medians.setdefault((name, mode), []).append(statistics.median(run["samples_ms"]))
-                    errors[name, mode], reached[name, mode] = run["max_error"], run["f32"]
-    results = {name: {mode: {"median_ms": statistics.median(medians[name, mode]),
-                             "max_error": errors[name, mode], "computes_f32": reached[name, mode]}
+        command = [sys.executable, "-m", "benchmarks.precision_cost", "--child", str(folder), "--repeats",
+                   str(args.repeats)]
+        runs = child_rounds({mode: (command, env) for mode, env in environments.items()}, args.rounds)
+    results = {name: {mode: {"median_ms": runs[mode, name]["median_ms"],
+                             "max_error": runs[mode, name]["max_error"], "computes_f32": runs[mode, name]["f32"]}
                       for mode in environments}
-               for name in sorted({name for name, _ in medians})}
+               for name in sorted({name for _, name in runs})}
     for result in results.values():
         result["time_ratio_f32_over_default"] = result["f32"]["median_ms"] / result["default"]["median_ms"]
     print(json.dumps({"benchmark": "precision_cost", "rounds": args.rounds, "repeats": args.repeats,

@@ -3,7 +3,9 @@ candidates interleaved in one process (each repetition runs every candidate once
 and noise on a 2-core machine hit all of them alike), reported as median and 10th/90th
 percentiles."""
 
+import json
 import statistics
+import subprocess
 import time
 
 import numpy as np
@@ -34,3 +36,18 @@ def interleaved_timings(runners, repeats):
             samples[name].append((time.perf_counter() - started) * 1e3)
     return {name: {"median_ms": statistics.median(values), "p10_ms": float(np.percentile(values, 10)),
                    "p90_ms": float(np.percentile(values, 90))} for name, values in samples.items()}
+
+
+def child_rounds(children, rounds):
+    """Candidates that cannot share a process (a runtime library, a process-wide precision): ``children``
+    {way: (argv, environment)}, each printing one JSON line {key: {"samples_ms": [...], ...}}, run in turn,
+    round after round, so drift on a 2-core machine hits every way alike. Returns {(way, key): the rest of
+    its last run, with "median_ms" the median of its rounds' medians}."""
+    medians, last = {}, {}
+    for _ in range(rounds):
+        for way, (argv, environment) in children.items():
+            result = subprocess.run(argv, capture_output=True, text=True, check=True, env=environment)
+            for key, run in json.loads(result.stdout.splitlines()[-1]).items():
+                medians.setdefault((way, key), []).append(statistics.median(run.pop("samples_ms")))
+                last[way, key] = run
+    return {both: {**last[both], "median_ms": statistics.median(values)} for both, values in medians.items()}
