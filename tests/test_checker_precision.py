@@ -7,11 +7,13 @@ import json
 
 import pytest
 
-from tests.helpers import cpu_defaults_to_bf16, run_cli, skip_module_without_executorch_path
+from repro.harness import precision
+from tests.helpers import cpu_default_is_bf16, run_cli, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch
-F32_CAPPED = {"OV_CPU_MAX_ISA": "AVX512_CORE"}  # measured: the CPU plugin's default becomes f32
+DEFAULT = precision.without_cap()  # the CPU's default precision, as a deployment imports
+F32_CAPPED = {**DEFAULT, "OV_CPU_MAX_ISA": "AVX512_CORE"}  # measured: the CPU plugin's default becomes f32
 
 
 @pytest.fixture(scope="module")
@@ -33,19 +35,17 @@ def pinned_program(tmp_path_factory):
     return path
 
 
-def check(pte, **environment):
-    import os
-
-    result = run_cli("python", "-m", "workaround.check", pte, "--json", env={**os.environ, **environment})
+def check(pte, environment):
+    result = run_cli("python", "-m", "workaround.check", pte, "--json", env=environment)
     assert result.returncode in (0, 1), result.stderr[-2000:]
     return result.returncode, json.loads(result.stdout)
 
 
 def test_a_delegate_asking_for_f32_that_imports_at_bf16_is_a_finding(pinned_program):
-    code, report = check(pinned_program)
-    [precision] = report["precision"]
-    bf16 = cpu_defaults_to_bf16()
-    assert precision == {"delegate": 0, "runs_at": "bf16" if bf16 else "f32", "asked": "f32",
+    code, report = check(pinned_program, DEFAULT)
+    [found] = report["precision"]
+    bf16 = cpu_default_is_bf16()
+    assert found == {"delegate": 0, "runs_at": "bf16" if bf16 else "f32", "asked": "f32",
                          "spec": "inference_precision"}
     kinds = [finding["kind"] for finding in report["findings"]]
     assert kinds == (["precision_not_kept"] if bf16 else []), report["findings"]
@@ -53,13 +53,13 @@ def test_a_delegate_asking_for_f32_that_imports_at_bf16_is_a_finding(pinned_prog
 
 
 def test_the_importing_environment_decides_the_precision(pinned_program):
-    code, report = check(pinned_program, **F32_CAPPED)
+    code, report = check(pinned_program, F32_CAPPED)
     assert [p["runs_at"] for p in report["precision"]] == ["f32"]
     assert not report["findings"]
     assert code == 0
 
 
 def test_the_text_report_says_each_delegates_precision(pinned_program):
-    result = run_cli("python", "-m", "workaround.check", pinned_program)
-    runs_at = "bf16" if cpu_defaults_to_bf16() else "f32"
+    result = run_cli("python", "-m", "workaround.check", pinned_program, env=DEFAULT)
+    runs_at = "bf16" if cpu_default_is_bf16() else "f32"
     assert f"OpenVINO delegate 0 runs at {runs_at} here (asked for f32 (inference_precision))" in result.stdout

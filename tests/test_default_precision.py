@@ -4,12 +4,11 @@ program with constants, and the policy, each in a child without the cap, with th
 default precision's tolerances. On a CPU whose default is f32 the same runs are f32 and pass unchanged."""
 
 import json
-from pathlib import Path
 
 import pytest
 
 from repro.harness import precision
-from tests.helpers import run_cli, skip_module_without_executorch_path
+from tests.helpers import cpu_default_is_bf16, run_cli, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch
@@ -31,19 +30,10 @@ print(json.dumps({"f32": precision.default_is_f32(), "tolerance": precision.tole
 """
 
 
-def cpu_has_bf16():
-    try:
-        cpuinfo = Path("/proc/cpuinfo").read_text()
-        flags = next(line for line in cpuinfo.splitlines() if line.startswith("flags")).split()
-    except (OSError, StopIteration):
-        return False
-    return "avx512_bf16" in flags or "amx_bf16" in flags
-
-
 def test_the_leg_runs_at_the_cpus_default_precision():
     child = run_cli("python", "-c", "from repro.harness.precision import default_is_f32; print(default_is_f32())",
                     env=DEFAULT, timeout=120)
-    assert child.stdout.strip() == str(not cpu_has_bf16()), child.stderr[-2000:]
+    assert child.stdout.strip() == str(not cpu_default_is_bf16()), child.stderr[-2000:]
 
 
 def test_the_workaround_equals_eager_at_the_default_precision_both_loads():
@@ -60,5 +50,5 @@ def test_the_policy_equals_eager_at_the_default_precision():
     result = run_cli("python", "-c", POLICY_CHILD, env=DEFAULT, timeout=600)
     assert result.returncode == 0, result.stderr[-2000:]
     measured = json.loads(result.stdout.strip().splitlines()[-1])
-    assert measured["f32"] == (not cpu_has_bf16())
+    assert measured["f32"] == (not cpu_default_is_bf16())
     assert measured["actions"] <= (1e-4 if measured["f32"] else 5e-3), measured

@@ -23,7 +23,7 @@ import pytest
 
 from repro.harness import catalogue, op_tests
 from repro.harness import executorch_patches as patches
-from tests.helpers import PROJECT, cpu_defaults_to_bf16, run_cli, skip_module_without_executorch_path
+from tests.helpers import PROJECT, cpu_default_is_bf16, run_cli, skip_module_without_executorch_path
 from tests.release_behaviour import stock_outcome, stock_use_after_free
 
 skip_module_without_executorch_path()
@@ -272,7 +272,7 @@ def test_each_runtime_series_adds_an_op_test_that_passes_with_it_and_fails_witho
     assert blob_without, runs
     assert blob_without <= expected, runs
     precision_without = set(runs[patches.PRECISION]["without"].values())
-    assert precision_without == ({"failed"} if cpu_defaults_to_bf16() else {"passed"}), runs
+    assert precision_without == ({"failed"} if cpu_default_is_bf16() else {"passed"}), runs
 
 
 def test_stale_copies_reproducer_is_right_with_the_output_order_runtime(executorch_source, tmp_path):

@@ -246,7 +246,6 @@ def test_the_import_precision_reproducer_shows_the_importer_decides():
     importing process's default: bf16 (exit 1) at this CPU's default where it has bf16, f32 (exit 0) under the
     gate's cap."""
     from repro.harness import precision
-    from tests.helpers import cpu_defaults_to_bf16
 
     capped = run_cli("python", PROJECT / "repro" / "attachments" / "openvino_import_precision.py")
     assert capped.returncode == 0, capped.stdout + capped.stderr[-2000:]
@@ -255,4 +254,4 @@ def test_the_import_precision_reproducer_shows_the_importer_decides():
                       env=precision.without_cap())
     bf16_here = "runs at bf16" in default.stdout
     assert default.returncode == (1 if bf16_here else 0), default.stdout
-    assert not cpu_defaults_to_bf16(), "the gate's cap is in force here"
+    assert precision.default_is_f32(), "the gate's cap is in force here"

@@ -7,7 +7,6 @@ import pytest
 from tests.candidate_gate import under_test
 from tests.helpers import (
     ad_hoc_case,
-    cpu_defaults_to_bf16,
     lower_save_run,
     run_cli,
     skip_module_without_executorch_path,
@@ -299,7 +298,7 @@ PIN_DROPPED_AT_IMPORT = ("the f32 pin is compiled into the blob, but OpenVINO's 
                          "ov_core_import_model")
 
 
-@pytest.mark.xfail(condition=cpu_defaults_to_bf16(), raises=AssertionError, strict=True,
+@pytest.mark.xfail(condition=not precision.default_is_f32(), raises=AssertionError, strict=True,
                    reason=f"expected: {PIN_DROPPED_AT_IMPORT}")
 def test_policy_with_f32_pinned_equals_eager_within_1e_5(pte_dir, runners, eager_policy):
     """CPUs with bf16 run delegated matmuls in bf16 by default (3.2e-4 to 4.8e-4 from eager on the policy);

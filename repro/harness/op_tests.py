@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from repro.harness import executorch_patches as patches
+from repro.harness import precision
 
 PROJECT = Path(__file__).resolve().parents[2]
 # What each Python series adds to backends/openvino/tests/ops.
@@ -41,14 +42,17 @@ def op_tests_dir(root=None):
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def run_op_tests(folder, paths, *, with_workaround=False, overlay=None, library_path=None, timeout=1800):
+def run_op_tests(folder, paths, *, with_workaround=False, overlay=None, library_path=None, environment=None,
+                 timeout=1800):
     """{"outcomes": {test: outcome}, "workaround": counters} of a child pytest over ``paths``, run from the
-    empty ``folder`` (so that only the op tests' own configuration applies), the folders ``overlay`` and
-    ``library_path`` first on PYTHONPATH and LD_LIBRARY_PATH. A child killed by a signal gives
-    {"outcomes": {path's name: CRASHED}}: a crash is a test's outcome, not the harness's failure."""
+    empty ``folder`` (so that only the op tests' own configuration applies), in ``environment`` (default:
+    this process's) with the folders ``overlay`` and ``library_path`` first on PYTHONPATH and LD_LIBRARY_PATH.
+    A child killed by a signal gives {"outcomes": {path's name: CRASHED}}: a crash is a test's outcome, not the
+    harness's failure."""
     outcomes = Path(folder) / "outcomes.json"
-    base = {**os.environ, "PEER_OUTCOMES": str(outcomes), "PEER_WITH_WORKAROUND": "1" if with_workaround else "0",
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))}
+    environment = os.environ if environment is None else environment
+    base = {**environment, "PEER_OUTCOMES": str(outcomes), "PEER_WITH_WORKAROUND": "1" if with_workaround else "0",
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), environment.get("PYTHONPATH")]))}
     command = [sys.executable, "-m", "pytest", "-q", "-p", "repro.harness.op_test_outcomes", "-p",
                "no:cacheprovider", "--rootdir", str(folder), *map(str, paths)]
     env = patches.environment(python_path=overlay, library_path=library_path, base=base)
@@ -106,7 +110,8 @@ def with_and_without(folder, every_op_test=False):
 def runtime_with_and_without(source, folder):
     """The op tests the C++ series add, each file in a child of its own: "with", every C++ series applied (the
     runtime rebuilt from the ExecuTorch checkout ``source``, the Python files in a copy of the installed
-    backend); "without", only their test hunks, against the runtime rebuilt stock. Returns {series: {"with":
+    backend); "without", only their test hunks, against the runtime rebuilt stock; both at the CPU's default
+    precision (a caller's f32 cap taken away: ``precision``'s tests are about it). Returns {series: {"with":
     {test: outcome}, "without": ...}}, a crashed file's tests as {file name: CRASHED}."""
     folder = Path(folder)
     runtime_patches = [patch for name in patches.RUNTIME_SERIES for patch in patches.series(name)]
@@ -120,7 +125,8 @@ def runtime_with_and_without(source, folder):
         run_folder = folder / f"{way}-{name}"
         run_folder.mkdir()
         path = op_tests_dir(roots[way]) / RUNTIME_OP_TESTS[name]
-        outcomes = run_op_tests(run_folder, [path], overlay=roots[way], library_path=libraries[way])["outcomes"]
+        outcomes = run_op_tests(run_folder, [path], overlay=roots[way], library_path=libraries[way],
+                                environment=precision.without_cap())["outcomes"]
         return added_tests(outcomes, path.name)[0] if outcomes != {path.name: CRASHED} else outcomes
 
     runs = [(way, name) for name in RUNTIME_OP_TESTS for way in ("with", "without")]
