@@ -210,7 +210,8 @@ class Precision:
 
 def precision(index, delegate, compiled):
     """What precision the delegate runs at here, and what it was lowered asking for."""
-    runs_at = compiled.get_property("INFERENCE_PRECISION_HINT").to_string()
+    hint = compiled.get_property("INFERENCE_PRECISION_HINT")  # an element type: 2023.0's has no to_string
+    runs_at = hint.get_type_name() if hasattr(hint, "get_type_name") else str(hint)
     spec = next((key for key in PRECISION_SPECS if key in delegate.compile_specs), None)
     asked = delegate.compile_specs[spec].rstrip(b"\0").decode() if spec else None
     return Precision(index, runs_at, asked, spec)
