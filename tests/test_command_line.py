@@ -34,6 +34,9 @@ NEED_TORCH = {
                                                 "not.",
     "attachments/executorch_stale_copies.py": "Exit status (git bisect run): 0 every run correct, 1 a run was "
                                               "wrong or failed, 2 usage error, 125 could not test.",
+    "attachments/executorch_precision.py": "Exit status (git bisect run): 0 the delegate runs at f32 accuracy, 1 "
+                                           "it does not (or the run failed), 2 usage error, 125 could not test "
+                                           "(this CPU computes f32 by default, so it cannot show the bug).",
     "attachments/executorch_semantics.py": "Exit status (git bisect run): 0 every model equals eager, 1 one "
                                            "differs, 2 usage error, 125 could not test.",
     "model_tier.py": "exit status: 0 every workaround run equals eager, 1 some workaround run does not, 2 usage "

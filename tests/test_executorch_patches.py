@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from repro.harness import catalogue, op_tests
+from repro.harness import catalogue, op_tests, precision
 from repro.harness import executorch_patches as patches
 from tests.helpers import PROJECT, cpu_default_is_bf16, run_cli, skip_module_without_executorch_path
 from tests.release_behaviour import stock_outcome, stock_use_after_free
@@ -283,6 +283,19 @@ def test_stale_copies_reproducer_is_right_with_the_output_order_runtime(executor
                      env=patches.environment(library_path=library))
     assert result.returncode == 0, result.stdout + result.stderr[-2000:]
     assert result.stdout.count("copy == x: True; sin == sin(x): True; x intact: True") == 2, result.stdout
+
+
+def test_precision_reproducer_runs_at_f32_with_the_precision_runtime(executorch_source, tmp_path):
+    """The ExecuTorch precision report's reproducer at the CPU's default, with the runtime rebuilt with
+    ``precision``: the compile spec reaches the import and the matmul is f32-close to float64 (what the report
+    pastes under its fix; the stock run is in tests/test_executorch_path.py)."""
+    if not cpu_default_is_bf16():
+        pytest.skip("this CPU computes f32 by default: the reproducer cannot show the bug or its fix")
+    library = patches.build_backend(executorch_source, tmp_path, patches.series(patches.PRECISION))
+    result = run_cli("python", PROJECT / "repro" / "attachments" / "executorch_precision.py",
+                     env=patches.environment(library_path=library, base=precision.without_cap()))
+    assert result.returncode == 0, result.stdout + result.stderr[-2000:]
+    assert float(result.stdout.split("max error against float64: ")[1].split()[0]) < 1e-4, result.stdout
 
 
 def test_frees_blob_reports_rebuild_lines_run_as_printed(executorch_source, tmp_path):

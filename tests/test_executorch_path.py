@@ -10,8 +10,9 @@ import os
 
 import pytest
 
+from repro.harness import precision
 from repro.reports import openvino_constant_abs
-from tests.helpers import ATTACHMENTS, REPRO, run_cli, skip_module_without_executorch_path
+from tests.helpers import ATTACHMENTS, REPRO, cpu_default_is_bf16, run_cli, skip_module_without_executorch_path
 from tests.outcomes import assert_equals_eager, expected_failure
 from tests.release_behaviour import (
     ABS_OF_CONSTANTS_DROPPED_FROM,
@@ -161,6 +162,20 @@ def test_minimal_stale_copies_reproducer_shows_the_stale_copy_both_loads():
     assert [line.split(":")[0] for line in lines[1:3]] == ["loaded from bytes", "loaded from path "]
     assert all("copy == x: False; sin == sin(x): False" in line for line in lines[1:3]), lines
     assert lines[-1] == "BUG REPRODUCED"
+
+
+def test_minimal_precision_reproducer_shows_bf16_where_the_cpu_defaults_to_it():
+    """repro/attachments/executorch_precision.py, the reproducer in the ExecuTorch precision report, run at the
+    CPU's default (the gate's f32 cap taken away, as a user runs it): where that default is bf16 the f32 compile
+    spec is lost and the matmul is bf16-far from float64; where it is f32 the reproducer cannot show the bug."""
+    result = run_cli("python", ATTACHMENTS / "executorch_precision.py", env=precision.without_cap())
+    if not cpu_default_is_bf16():
+        assert result.returncode == 125, result.stdout + result.stderr[-2000:]
+        return
+    assert result.returncode == 1, result.stdout + result.stderr[-2000:]
+    error = float(result.stdout.split("max error against float64: ")[1].split()[0])
+    assert error > 1e-2, result.stdout
+    assert result.stdout.splitlines()[-1] == "BUG REPRODUCED: the delegate ran below f32"
 
 
 def test_minimal_semantics_reproducer_shows_each_class_and_what_the_abs_report_states():

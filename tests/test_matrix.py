@@ -18,6 +18,7 @@ from repro.reports import (
     executorch_empty_constants,
     executorch_frees_blob,
     executorch_issue,
+    executorch_precision,
     executorch_semantics,
     executorch_stale_copies,
     matrix_report,
@@ -446,12 +447,16 @@ EXECUTORCH_ROWS = {
                  "channels_last": "channels-last frame: max |diff| to eager 2.06\nBUG REPRODUCED",
                  "semantics": "int64 x * x: WRONG: eager [10000000000], delegate [1410065408]\nBUG REPRODUCED",
                  "stale_copies": "loaded from bytes: copy == x: False; sin == sin(x): False; x intact: True\n"
-                                 "BUG REPRODUCED"},
+                                 "BUG REPRODUCED",
+                 "precision": "compile specs ask for INFERENCE_PRECISION_HINT=f32; max error against float64: "
+                              "0.097 (f32 leaves < 0.0001)\nBUG REPRODUCED: the delegate ran below f32"},
     "2026.4.1": {"by_path": "blob in segment, loaded from path : exit -11\nBUG REPRODUCED",
                  "channels_last": "channels-last frame: max |diff| to eager 2.07\nBUG REPRODUCED",
                  "semantics": "uint8 x + y: WRONG: eager [4], delegate [255]\nBUG REPRODUCED",
                  "stale_copies": "loaded from path : copy == x: False; sin == sin(x): False; x intact: True\n"
-                                 "BUG REPRODUCED"},
+                                 "BUG REPRODUCED",
+                 "precision": "compile specs ask for INFERENCE_PRECISION_HINT=f32; max error against float64: 0.1 "
+                              "(f32 leaves < 0.0001)\nBUG REPRODUCED: the delegate ran below f32"},
 }
 DIM_ORDER_RECORD = {"case": "conv_channels_last_input", "what": "Conv2d(3, 3, 1)(x), x channels-last",
                     "group": "dim order", "outcome": "wrong",
@@ -476,6 +481,9 @@ def executorch_matrix(patched_by_path=True):
                      "executorch_stale_copies": {"exit_code": 1, "output": runs["stale_copies"]},
                      "executorch_stale_copies_patched": {"exit_code": 0, "output": "OK: every run equals eager"}
                      if patched_by_path else None,
+                     "executorch_precision": {"exit_code": 1, "output": runs["precision"]},
+                     "executorch_precision_patched": {"exit_code": 0, "output": "OK: the delegate ran at f32"}
+                     if patched_by_path else None,
                      "executorch_environment": COLLECT_ENV, "executorch_patch_tests": PATCH_TESTS,
                      "executorch_by_path_patched": {"exit_code": 0, "output": "OK: every run equals eager"}
                      if patched_by_path else None})
@@ -487,7 +495,7 @@ MAIN_TEXT_WORDS = 600  # issue 31: a report a maintainer triages in five minutes
 
 EXECUTORCH_REPORTS = [executorch_frees_blob.executorch_frees_blob,
                       executorch_channels_last.executorch_channels_last, executorch_semantics.executorch_semantics,
-                      executorch_stale_copies.executorch_stale_copies]
+                      executorch_stale_copies.executorch_stale_copies, executorch_precision.executorch_precision]
 # Each report's reproducer and the field of the rows (and of EXECUTORCH_ROWS) its runs are in.
 REPRODUCERS = {executorch_frees_blob.executorch_frees_blob:
                    (executorch_frees_blob.EXECUTORCH_REPRODUCER, "by_path"),
@@ -495,7 +503,8 @@ REPRODUCERS = {executorch_frees_blob.executorch_frees_blob:
                    (executorch_channels_last.CHANNELS_LAST_REPRODUCER, "channels_last"),
                executorch_semantics.executorch_semantics: (executorch_semantics.REPRODUCER, "semantics"),
                executorch_stale_copies.executorch_stale_copies: (executorch_stale_copies.REPRODUCER,
-                                                                 "stale_copies")}
+                                                                 "stale_copies"),
+               executorch_precision.executorch_precision: (executorch_precision.REPRODUCER, "precision")}
 
 
 @pytest.mark.parametrize("render", EXECUTORCH_REPORTS)
@@ -543,7 +552,8 @@ def report_markdown_block(report, heading):
     (executorch_frees_blob.executorch_frees_blob, executorch_patches.series(executorch_patches.BLOB_LIFETIME)),
     (executorch_channels_last.executorch_channels_last,
      executorch_patches.series(executorch_patches.CHANNELS_LAST)),
-    (executorch_semantics.executorch_semantics, executorch_patches.series(executorch_patches.SEMANTICS))])
+    (executorch_semantics.executorch_semantics, executorch_patches.series(executorch_patches.SEMANTICS)),
+    (executorch_precision.executorch_precision, executorch_patches.series(executorch_patches.PRECISION))])
 def test_executorch_report_carries_its_tracked_patches_inline(render, patches):
     fix = report_markdown_block(render(executorch_matrix()), "## Proposed fix")
     for patch in patches:

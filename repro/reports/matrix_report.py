@@ -21,6 +21,9 @@ recorded results without installing anything. A row is::
      "executorch_by_path_patched": the frees-blob run with the patched backend (--executorch-source) or None,
      "executorch_stale_copies": {"exit_code", "output"} of attachments/executorch_stale_copies.py,
      "executorch_stale_copies_patched": that run with the output-order backend (--executorch-source) or None,
+     "executorch_precision": {"exit_code", "output", "stdout"} of attachments/executorch_precision.py, at the
+                             CPU's default precision, or None,
+     "executorch_precision_patched": that run with the precision backend (--executorch-source) or None,
      "import_precision": {"exit_code", "output"} of attachments/openvino_import_precision.py, at the CPU's default}
 """
 

@@ -173,7 +173,9 @@ def run_with_patched_runtime(python, source, series_name, attachment, timeout):
             patches.build_backend(source, folder, patches.series(series_name), wheel=wheel)
         except patches.PatchFailed as error:
             return {"exit_code": None, "output": str(error)}
-        return run_attachment(python, attachment, timeout, env=patches.environment(library_path=folder))
+        # At the CPU's default precision (a caller's f32 cap taken away), as a user runs the reproducers.
+        return run_attachment(python, attachment, timeout,
+                              env=patches.environment(library_path=folder, base=precision.without_cap()))
 
 
 def run_patch_tests(python, timeout):
@@ -187,10 +189,11 @@ def run_patch_tests(python, timeout):
 
 
 EXECUTORCH_RUNS = ("executorch", "executorch_by_path", "executorch_channels_last", "executorch_empty_constants",
-                   "executorch_semantics", "executorch_stale_copies")
+                   "executorch_precision", "executorch_semantics", "executorch_stale_copies")
 # With --executorch-source: {row field: (C++ series, the reproducer run with the backend rebuilt with it)}.
 PATCHED_RUNTIME_RUNS = {"executorch_by_path_patched": (patches.BLOB_LIFETIME, "executorch_frees_blob.py"),
-                        "executorch_stale_copies_patched": (patches.OUTPUT_ORDER, "executorch_stale_copies.py")}
+                        "executorch_stale_copies_patched": (patches.OUTPUT_ORDER, "executorch_stale_copies.py"),
+                        "executorch_precision_patched": (patches.PRECISION, "executorch_precision.py")}
 IMPORT_PROGRAM, OVERLOADS_PROGRAM = "openvino_import_lifetime.c", "openvino_import_overloads.cpp"
 CONSTANT_ABS, CONSTANT_ABS_PROGRAM = "openvino_constant_abs.py", "openvino_constant_abs.cpp"
 CPU_SEMANTICS = "openvino_cpu_semantics.py"
@@ -204,6 +207,9 @@ def executorch_runs(python, timeout):
             "executorch_by_path": run_attachment(python, "executorch_frees_blob.py", timeout),
             "executorch_channels_last": run_attachment(python, "executorch_channels_last.py", timeout),
             "executorch_empty_constants": run_attachment(python, "executorch_empty_constants.py", timeout),
+            # At the CPU's default precision, as a user runs it: the bug is what that default does.
+            "executorch_precision": run_attachment(python, "executorch_precision.py", timeout,
+                                                   env=precision.without_cap()),
             "executorch_semantics": run_attachment(python, "executorch_semantics.py", timeout),
             "executorch_stale_copies": run_attachment(python, "executorch_stale_copies.py", timeout)}
 
@@ -227,6 +233,7 @@ def matrix_row(requested, release, *, cache, executorch_versions, timeout, progr
            "executorch_channels_last": None, "executorch_environment": None, "executorch_patch_tests": None,
            "executorch_by_path_patched": None, "executorch_releases": None, "executorch_empty_constants": None,
            "executorch_semantics": None, "executorch_stale_copies": None, "executorch_stale_copies_patched": None,
+           "executorch_precision": None, "executorch_precision_patched": None,
            "constant_abs": None, "constant_abs_cpp": None, "cpu_semantics": None, "import_precision": None}
     started = time.monotonic()
     executorch = executorch_versions[-1] if executorch_versions and Version(release) >= EXECUTORCH_INSTALLS_FROM \
@@ -263,7 +270,8 @@ def matrix_row(requested, release, *, cache, executorch_versions, timeout, progr
         progress(release, "running ExecuTorch's op tests with and without our patches")
         row["executorch_patch_tests"] = run_patch_tests(python, timeout)
         if executorch_source:
-            progress(release, "running the frees-blob and stale-copies reproducers with the patched backends")
+            progress(release, "running the frees-blob, stale-copies and precision reproducers with the patched "
+                              "backends")
             for field, (series_name, attachment) in PATCHED_RUNTIME_RUNS.items():
                 row[field] = run_with_patched_runtime(python, executorch_source, series_name, attachment, timeout)
     row["seconds"] = round(time.monotonic() - started, 1)

@@ -12,6 +12,8 @@
   OpenVINO with their sizes only, so channels-last ones give wrong values; with our two-step patch;
 - ``executorch-stale-copies.md`` (``executorch_stale_copies``): a partition output that copies a partition
   input comes back stale; the runtime fix (``output-order``) and the partitioner's (``copy-exclusion``);
+- ``executorch-precision.md`` (``executorch_precision``): the backend cannot run an f32 model in f32 on
+  CPUs with AVX-512 BF16 or AMX (no compile spec reaches OpenVINO's precision); with our ``precision`` series;
 - ``executorch-empty-constants.md`` (``executorch_empty_constants``): a comment for ExecuTorch PR #22788, a
   program whose only constants are 0-size (a KV cache that starts empty, once a delegate took the weights)
   fails to load by path;
@@ -31,6 +33,7 @@ and states evidence only from the rows it was given, naming the releases that we
 from repro.reports.executorch_channels_last import executorch_channels_last
 from repro.reports.executorch_empty_constants import executorch_empty_constants
 from repro.reports.executorch_frees_blob import executorch_frees_blob
+from repro.reports.executorch_precision import executorch_precision
 from repro.reports.executorch_semantics import executorch_semantics
 from repro.reports.executorch_stale_copies import executorch_stale_copies
 from repro.reports.openvino_constant_abs import openvino_constant_abs
@@ -47,6 +50,7 @@ REPORTS = {"openvino-stale-copies.md": openvino_stale_copies,
            "executorch-stale-copies.md": executorch_stale_copies,
            "executorch-channels-last.md": executorch_channels_last,
            "executorch-empty-constants.md": executorch_empty_constants,
+           "executorch-precision.md": executorch_precision,
            "executorch-semantics.md": executorch_semantics,
            "openvino-constant-abs.md": openvino_constant_abs,
            "openvino-cpu-semantics.md": openvino_cpu_semantics,
