@@ -113,7 +113,9 @@ def test_post_lowering_check_flags_what_the_delegate_cannot_run_in_a_stock_progr
     ("int8_multiply_wraps", "narrow_integer_arithmetic_saturates"),
     ("int32_floor_divide", "division_through_float32"), ("int32_trunc_divide", "division_through_float32"),
     ("int32_remainder", "division_through_float32"), ("float_fmod_large_quotient", "division_through_float32"),
-    ("float_trunc_divide", "trunc_division_through_int32"), ("float64_scale", "float64_computed_as_float32")])
+    ("float_trunc_divide", "trunc_division_through_int32"), ("float64_scale", "float64_computed_as_float32"),
+    ("reflect_pad_1d", "constant_abs_dropped"), ("reflect_pad_2d", "constant_abs_dropped"),
+    ("avg_pool_ceil_counting_padding", "avg_pool_ceil_window_divisor")])
 def test_post_lowering_check_flags_what_openvino_computes_differently_in_a_stock_program(lowered_case, case, kind):
     findings = check_program(lowered_case(case)["pte"])
     assert kind in {f.kind for f in findings}, findings

@@ -14,7 +14,9 @@ which the workaround's partitions carry).
 
 It flags what OpenVINO's CPU plugin computes differently from PyTorch, where the program shows it
 (``workaround.computed_differently``: float64 and int64 boundary tensors, uint8 / int8 arithmetic on
-boundary tensors, division and remainders through float32, trunc division through int32).
+boundary tensors, division and remainders through float32, trunc division through int32; from the model
+the blob carries, read without importing it: a constant an Abs was folded into, an AvgPool dividing its ceil
+window by the kernel).
 
 It flags delegate arguments the delegate cannot run at all: a 0-d or 0-size tensor fails at run
 time (``empty_or_0d_argument``), and a dynamic-shaped output is never resized, so it comes back
@@ -56,7 +58,7 @@ from typing import TYPE_CHECKING
 
 from workaround import pte_reader
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, read_mark
-from workaround.computed_differently import SEMANTICS, semantics_findings
+from workaround.computed_differently import SEMANTICS, exported_model_findings, semantics_findings
 from workaround.layouts import same_layout
 from workaround.provenance import OPENVINO_BACKEND
 
@@ -267,6 +269,9 @@ def check_delegates(delegates, not_opened=None, precisions=None):
             if not_opened is None:
                 raise
             not_opened.append(str(error))
+        # Read from the blob's bytes, so also where this OpenVINO cannot import it.
+        findings += [Finding(kind, index, port, f"OpenVINO delegate {index}: {what}")
+                     for kind, port, what in exported_model_findings(delegate.blob)]
         findings += segment_finding(index, delegate)
     return findings
 

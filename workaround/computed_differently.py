@@ -15,19 +15,27 @@ precisions, no constants, no attributes (the model inside a CPU blob is encoded)
 - ``trunc_division_through_int32``: an f32 value converted to i32 and back (trunc division: quotients
   beyond 2**31, inf and NaN come back -2**31).
 
-Not visible in a compiled blob, so not reported: the dropped Abs of a constant (reflection padding: folded
-into a constant), the avg_pool divisor (its attributes), NaN and infinities (every ReLU would be flagged).
-Re-export such models with the workaround.
+From the model the blob carries (``workaround.exported_model``: its IR, with attributes and the ops folded
+into each layer), which reads without importing:
+
+- ``constant_abs_dropped``: a constant an ``Abs`` was folded into (reflection padding's indices): OpenVINO
+  from 2025.4.0 drops a rank-1 Abs of constants, so the padded values come back from the wrong places;
+- ``avg_pool_ceil_window_divisor``: an AvgPool with ceil rounding, padding counted and padding given: the last
+  window is divided by the whole kernel.
+
+Not reported: NaN and infinities (every ReLU would be flagged). Re-export such models with the workaround.
 
 Torch-free: it reads what ``workaround.pte_reader`` and OpenVINO's runtime model give.
 """
 
 from collections.abc import Iterator
 
+from workaround import exported_model
 from workaround.boundary_marks import read_int64_mark
 
 SEMANTICS = ("float64_computed_as_float32", "int64_computed_in_32_bits", "narrow_integer_arithmetic_saturates",
-             "division_through_float32", "trunc_division_through_int32")
+             "division_through_float32", "trunc_division_through_int32", "constant_abs_dropped",
+             "avg_pool_ceil_window_divisor")
 INTEGERS = {"i64", "i32", "i16", "i8", "u8", "u16", "u32", "u64"}
 NARROW = {"u8", "i8"}
 ARITHMETIC_LAYERS = {"Eltwise", "Subgraph"}
@@ -108,12 +116,16 @@ def boundary_findings(delegate, compiled) -> list[tuple[str, int, str]]:
     return found
 
 
-def original_ops(node) -> set[str]:
-    """The ATen ops a runtime node was compiled from: OpenVINO keeps the PyTorch frontend's names
-    (``<fx node>/aten.remainder.Tensor/FloorMod``) in ``originalLayersNames``."""
-    names = node.get_rt_info()["originalLayersNames"].astype(str).split(",")
+def aten_ops(names) -> set[str]:
+    """The ATen ops among names the PyTorch frontend gives (``<fx node>/aten.remainder.Tensor/FloorMod``)."""
     return {parts[1] for parts in (name.split("/") for name in names)
             if len(parts) > 2 and parts[1].startswith("aten.")}
+
+
+def original_ops(node) -> set[str]:
+    """The ATen ops a runtime node was compiled from: OpenVINO keeps the PyTorch frontend's names in
+    ``originalLayersNames``."""
+    return aten_ops(node.get_rt_info()["originalLayersNames"].astype(str).split(","))
 
 
 def wrapping(node) -> bool:
@@ -159,3 +171,29 @@ def graph_findings(compiled) -> list[tuple[str, int | None, str]]:
 def semantics_findings(delegate, compiled) -> list[tuple[str, int | None, str]]:
     """(kind, argument position or None, what) for each class the delegate shows (see the module docstring)."""
     return boundary_findings(delegate, compiled) + graph_findings(compiled)
+
+
+def divides_the_ceil_window_by_the_kernel(layer: exported_model.Layer) -> bool:
+    """An AvgPool whose ceil window counts padding it was given: OpenVINO divides that window by the whole
+    kernel (PyTorch by the part inside the padded input)."""
+    pads = [int(pad) for key in ("pads_begin", "pads_end")
+            for pad in layer.data.get(key, "").split(",") if pad.strip()]
+    return (layer.type == "AvgPool" and layer.data.get("rounding_type", "").startswith("ceil")
+            and layer.data.get("exclude-pad") == "false" and any(pads))
+
+
+def exported_model_findings(blob: bytes) -> list[tuple[str, int | None, str]]:
+    """(kind, None, what) for the classes only the blob's own model shows; none where it cannot be read."""
+    found = []
+    for layer in exported_model.layers(blob) or []:
+        if layer.type == "Const" and any(op.startswith("aten.abs.") for op in aten_ops(layer.fused_names)):
+            found.append(("constant_abs_dropped", None,
+                          f"{layer.name} is a constant computed through an Abs (reflection padding's indices): "
+                          "OpenVINO's CPU plugin drops a rank-1 Abs of constants from 2025.4.0, so the values "
+                          "come from the wrong places"))
+        if divides_the_ceil_window_by_the_kernel(layer):
+            found.append(("avg_pool_ceil_window_divisor", None,
+                          f"{layer.name} averages with ceil_mode, counting the padding it was given: OpenVINO "
+                          "divides the last window by the whole kernel where PyTorch divides by its part inside "
+                          "the padded input"))
+    return found
