@@ -37,13 +37,13 @@ def test_it_ships_the_workaround_package_typed_and_the_checker_command_only(inst
     assert (installed / "workaround" / "py.typed").exists()
 
 
-def test_the_partitioner_is_an_extra_and_the_plain_install_needs_only_openvino_and_flatbuffers(installed):
+def test_the_partitioner_is_an_extra_and_the_plain_install_needs_only_openvino_flatbuffers_and_numpy(installed):
     [metadata] = installed.glob("*.dist-info/METADATA")
     requires = [line.removeprefix("Requires-Dist: ") for line in metadata.read_text().splitlines()
                 if line.startswith("Requires-Dist: ")]
     plain = sorted(r for r in requires if "extra ==" not in r)
     extra = sorted(r.split(";")[0].strip() for r in requires if 'extra == "partitioner"' in r)
-    assert plain == ["flatbuffers", "openvino"]
+    assert plain == ["flatbuffers", "numpy", "openvino"]  # numpy: the checker reads a blob's IR with it
     assert extra == ["executorch<=1.5.1,>=1.4.1", "nncf==3.1.0", "openvino>=2025.1"]
 
 
