@@ -57,7 +57,11 @@ warn_unused_ignores = False
 """ + "".join(f"\n[mypy-{module}]\nfollow_untyped_imports = True\n" for module in (
     *(f"executorch.{package}.*" for package in ("backends", "codegen", "devtools", "exir", "extension", "kernels",
                                                 "profiler", "runtime", "test")),
-    "functorch.*", "torchgen.*", "torchao.*"))
+    "functorch.*", "requests.*", "torchgen.*", "torchao.*")) + "".join(
+    f"\n[mypy-{module}]\nignore_missing_imports = True\n" for module in (
+        # ExecuTorch's own list, of what the wheel can reach: without ruamel's, a warm cache reports its missing
+        # stubs at line 1 of every file (measured: the second run of this test failed so, the first passed).
+        "docutils.*", "executorch.version", "pandas", "ruamel", "setuptools.*", "tomllib", "yaml", "zstd"))
 # Words that would tie a patch to this project; a patch upstream must stand on its own.
 OURS = re.compile(r"workaround|copysafe|repro[./]|catalogue|passthrough-gate|release_behaviour", re.IGNORECASE)
 
