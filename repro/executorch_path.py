@@ -37,11 +37,12 @@ if not __package__:
 
 from repro.harness import candidates, cli, quiet
 from repro.harness.case_runs import GATE_LOADS, run_case
-from repro.harness.catalogue import CASES, CATALOGUE, SEED
+from repro.harness.catalogue import CASES, CATALOGUE
 from repro.harness.lowerings import LOWERINGS
 from repro.harness.outcomes import BUG_OUTCOMES, describe_counts, outcome_counts
 from repro.harness.program_runner import ProgramRunner
 from repro.harness.runtime import Untestable, check_runtime
+from repro.harness.seed import SEED
 
 EXIT_OK, EXIT_BUG, EXIT_UNTESTABLE = 0, 1, 125
 

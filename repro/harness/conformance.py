@@ -20,8 +20,9 @@ from dataclasses import dataclass
 
 import torch
 
-from repro.harness.catalogue import SEED, Case
+from repro.harness.catalogue import Case
 from repro.harness.conformance_record import SPECIAL_FLOATS
+from repro.harness.seed import SEED
 
 # Support-list names whose OpInfo is called otherwise (the functional op an aten op is exported from).
 ALIASES = {"_softmax": "softmax", "_log_softmax": "log_softmax", "convolution": "nn.functional.conv2d",
