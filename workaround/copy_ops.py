@@ -3,9 +3,7 @@
 Matched by op identity (the ATen overload under an edge op), never by node names.
 Evidence for each entry: the stock OpenvinoPartitioner delegates the op, and with
 OpenVINO 2026.4.1 the delegate's runtime graph then has a Result fed by a
-Parameter and the ExecuTorch program returns stale memory (README, "The op set").
-Ops that looked like candidates but compile to real work, or vanish at export
-before partitioning, are listed in the README too and are not here.
+Parameter and the ExecuTorch program returns stale memory (docs/design.md, the op set's table).
 """
 
 import torch

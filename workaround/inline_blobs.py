@@ -15,7 +15,7 @@ the mark travels into the lowered module), and ``to_executorch`` serializes a pr
 marked OpenVINO delegate with ``ExecutorchBackendConfig(extract_delegate_segments=False)``, the
 rest of the caller's config kept as given. Every other program is serialized exactly as before,
 so the rule follows the partitioner, not the order in which a process did things.
-Measured cost: none beyond noise (README, "Loading a .pte by path"). Limit: flatbuffers
+Measured cost: none beyond noise (docs/measurements.md, `by_path_cost`). Limit: flatbuffers
 cap a program at 2 GiB, so a model whose OpenVINO blobs come near that cannot be kept inline.
 
 The same hook drops the 0-size constants such a program's delegates left unused

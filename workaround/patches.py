@@ -1,6 +1,6 @@
 """One class attribute replaced for the process, and put back.
 
-The workaround changes three things outside the partitioner (``OpenvinoPartitioner.partition``
+The workaround changes methods outside the partitioner (``OpenvinoPartitioner.partition``
 for ``install()``, ``OpenvinoBackend.preprocess`` and ``EdgeProgramManager.to_executorch``); each is
 a ``MethodPatch``, so installing, restoring and "was it already on?" are written once, and so is the
 check that the installed ExecuTorch has what is replaced (``workaround.supported_executorch``).

@@ -1,6 +1,6 @@
 """The ExecuTorch releases the workaround is proven on, and the check that refuses any other.
 
-The workaround replaces four entry points of ExecuTorch (``OpenvinoPartitioner.partition`` and
+The workaround replaces entry points of ExecuTorch (``OpenvinoPartitioner.partition`` and
 ``.ops_to_not_decompose``, ``OpenvinoBackend.preprocess``, ``EdgeProgramManager.to_executorch``) and
 relies on what they do in these releases; the gate runs green on each of them (tox:
 ``ov2026.4-et1.4``, ``ov2026.4-et1.5.0``, ``ov2026.4``). On any other release the workaround stops where

@@ -1,4 +1,4 @@
-"""What both ExecuTorch issue bodies share: the install lines (the tests run them as printed), the
+"""What the ExecuTorch issue bodies share: the install lines (the tests run them as printed), the
 environment as ExecuTorch's bug template asks for it (``python -m torch.utils.collect_env``, trimmed to
 what matters here), the embedded reproducer's own output per release, and a patch inline.
 

@@ -1,7 +1,7 @@
-"""Markdown building blocks shared by the upstream reports (OpenVINO x2, ExecuTorch).
+"""Markdown building blocks shared by the upstream reports (OpenVINO's and ExecuTorch's).
 
 Every report is an issue body a maintainer reads on its own: a title, then sections. The
-pieces that recur — sections, fenced code, bullet lists, tables, the environment, and the
+pieces that recur — sections, fenced code, bullet lists, tables, collapsed details, and the
 sentence that names the first bad release *among the releases that were run* — are written
 once here, so the reports cannot drift apart in how they state evidence.
 """
@@ -58,16 +58,6 @@ def table(header, rows):
     lines += ["| " + " | ".join(str(cell).replace("|", "/").replace("\n", " ") for cell in row) + " |"
               for row in rows]
     return "\n".join(lines)
-
-
-def environment(env):
-    """Bullets for a reproducer's environment dict (keys it lacks are left out)."""
-    return bullets([
-        f"OpenVINO {env['openvino']} (pip wheel)" + (f", numpy {env['numpy']}" if env.get("numpy") else ""),
-        f"Python {env['python']}" if env.get("python") else "",
-        env.get("os", ""),
-        f"CPU: {env['cpu']}" if env.get("cpu") else "",
-    ])
 
 
 def first_bad_release(verdicts, available=()):

@@ -110,20 +110,18 @@ def cell(value):
     return {True: "**yes**", False: "no", None: "-"}[value]
 
 
-def release_table(rows, *, everything=True):
-    """One row per release, one column per API and call order listing the symptoms seen. ``everything``
-    adds the status, the import column, the ExecuTorch path (when run) and the note; without it the
-    table is the stale-copies report's."""
-    with_executorch = everything and any(row.get("executorch") for row in rows)
-    header = ["release"] + (["status"] if everything else []) + [label(c) for c in COLUMNS]
-    header += ([IMPORT_COLUMN] if everything else []) + (["ExecuTorch path (stock)"] if with_executorch else [])
-    header += ["note"]
+def release_table(rows):
+    """One row per release: its status, one column per API and call order listing the symptoms seen, the
+    import column, the ExecuTorch path (when run) and the note."""
+    with_executorch = any(row.get("executorch") for row in rows)
+    header = ["release", "status", *(label(c) for c in COLUMNS), IMPORT_COLUMN]
+    header += (["ExecuTorch path (stock)"] if with_executorch else []) + ["note"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for row in by_release(rows):
         cells = symptom_cells(row.get("plain"))
-        values = [row["release"]] + ([STATUS_MEANING.get(row["status"], row["status"])] if everything else [])
+        values = [row["release"], STATUS_MEANING.get(row["status"], row["status"])]
         values += [symptoms_text(cells[c]) for c in COLUMNS]
-        values += [cell(program_verdict(row.get("import_lifetime")))] if everything else []
+        values.append(cell(program_verdict(row.get("import_lifetime"))))
         values += [executorch_cell(row.get("executorch"))] if with_executorch else []
         values.append((row.get("detail") or "").replace("|", "/").replace("\n", " ")[:160])
         lines.append("| " + " | ".join(values) + " |")
