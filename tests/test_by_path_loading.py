@@ -39,11 +39,13 @@ def lowered(case_name, partitioner):
     return lowering.lower(catalogue.CASES[case_name], LOWERINGS[partitioner])
 
 
-def test_a_crash_is_a_result_and_the_next_program_gets_a_fresh_child(lowered_case, tmp_path):
+def test_a_crash_is_a_result_and_the_next_program_gets_a_fresh_worker_of_the_same_child(lowered_case, tmp_path):
     crashing, healthy = lowered_case("conv_bias_relu"), lowered_case("clone_used_inside")
     with ProgramRunner("path") as runner:
         first = runner.run(crashing["pte"], catalogue.CASES["conv_bias_relu"].inputs())
+        child = runner.child.pid
         second = runner.run(healthy["pte"], catalogue.CASES["clone_used_inside"].inputs())
+        assert runner.child.pid == child, "the child should fork a fresh worker, not be started again"
     if USE_AFTER_FREE:
         assert first.status == "crashed", first
         assert first.detail.startswith("crashed: SIGSEGV"), first.detail

@@ -2,9 +2,14 @@
 
 Why a child: on OpenVINO 2026.4 a program loaded from a file can crash the process (the
 OpenVINO backend frees the compiled blob that OpenVINO still reads). Here a crash becomes a
-result, ``crashed: SIGSEGV``, and the next program gets a fresh child. One child serves
-program after program, so its start-up (importing torch and ExecuTorch, a few seconds) is
-paid once, and again only after a crash.
+result, ``crashed: SIGSEGV``, and the next program gets a fresh process. The child imports torch
+and ExecuTorch's runtime once (about 5 s of CPU, most of it ``executorch.exir``, which the runtime's
+pybindings import) and then forks a worker that serves program after program; when a worker dies,
+the child says how and forks the next. A crash so costs a fork, not an import: on 2026.4.1 most stock
+programs crash by path, and re-importing for each was a fifth of the gate's CPU time. A worker is a
+process that has imported the runtime and touched nothing else (no OpenVINO core exists before the
+fork: OpenVINO is loaded by the first program a worker runs), so it loads a program as a fresh
+process would.
 
 The ways a program is loaded (``LOADS``):
 
@@ -27,6 +32,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,7 +86,7 @@ class ProgramRunner:
         with self.log.open("w") as log:
             self.child = subprocess.Popen(
                 [sys.executable, "-m", "repro.harness.program_runner", self.load], cwd=PROJECT, text=True,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, start_new_session=True,
                 env={**os.environ, **self.environment,
                      "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))})
 
@@ -103,6 +109,8 @@ class ProgramRunner:
         if not answer:
             return self._ended(timed_out=not ready)
         reply = json.loads(answer)
+        if reply["status"] == "crashed":  # the worker died; the child has forked the next one
+            return ProgramRun("crashed", f"crashed: {reply['detail']}; log: {self._log_tail()}")
         if reply["status"] != "ok":
             return ProgramRun(reply["status"], reply["detail"])
         result = torch.load(request["outputs"])
@@ -111,19 +119,23 @@ class ProgramRunner:
     def _ended(self, timed_out):
         """The child died or hung on this program: say how, with the tail of what it printed."""
         if timed_out:
-            self.child.kill()
+            os.killpg(self.child.pid, signal.SIGKILL)  # the child and its worker
         code = self.child.wait()
         self.child = None
-        with self.log.open("rb") as log:
-            log.seek(self.log_offset)
-            lines = [line for line in log.read().decode(errors="replace").splitlines() if line.strip()]
-        if STARTING in lines:  # a fresh child's import chatter comes before it starts the program
-            lines = lines[len(lines) - lines[::-1].index(STARTING):]
-        tail = " / ".join(lines[-3:])
+        tail = self._log_tail()
         if timed_out:
             return ProgramRun("timed_out", f"no answer within {self.timeout} s; log: {tail}")
         how = signal.Signals(-code).name if code < 0 else f"exit {code}"
         return ProgramRun("crashed", f"crashed: {how}; log: {tail}")
+
+    def _log_tail(self):
+        """The last lines the child printed about the current program."""
+        with self.log.open("rb") as log:
+            log.seek(self.log_offset)
+            lines = [line for line in log.read().decode(errors="replace").splitlines() if line.strip()]
+        if STARTING in lines:  # a fresh child's import chatter comes before its first program
+            lines = lines[len(lines) - lines[::-1].index(STARTING):]
+        return " / ".join(lines[-3:])
 
 
 # --- The child ----------------------------------------------------------------------------
@@ -142,10 +154,36 @@ def _load_and_run(load, pte, inputs):
 
 
 def child_main(load):
-    import torch
+    """Import the runtime, then fork workers one after another: each serves programs until stdin ends (it
+    exits 0, and so does the child) or it dies (the child answers the program it was running with how)."""
+    import torch  # noqa: F401  (imported before the fork, for every worker)
+    from executorch.runtime import Runtime  # noqa: F401
 
     replies = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # whatever else prints (the runtime, warnings) goes to the log, not the replies
+    while True:
+        worker = os.fork()
+        if worker == 0:  # leave by os._exit only: the child's atexit handlers and buffers are not the worker's
+            try:
+                serve(load, replies)
+            except BaseException:
+                traceback.print_exc()
+                os._exit(1)
+            os._exit(0)
+        _, status = os.waitpid(worker, 0)
+        if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+            return
+        how = signal.Signals(os.WTERMSIG(status)).name if os.WIFSIGNALED(status) else \
+            f"exit {os.WEXITSTATUS(status)}"
+        replies.write(json.dumps({"status": "crashed", "detail": how}) + "\n")
+        replies.flush()
+
+
+def serve(load, replies):
+    """A worker: one reply line per request line, until stdin ends. Requests come one at a time (the parent
+    waits for each reply), so a worker that dies leaves nothing unread in stdin's buffer for the next."""
+    import torch
+
     for line in sys.stdin:
         request = json.loads(line)
         print(STARTING, file=sys.stderr, flush=True)
