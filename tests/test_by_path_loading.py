@@ -54,6 +54,17 @@ def test_a_crash_is_a_result_and_the_next_program_gets_a_fresh_worker_of_the_sam
     assert second.status == "ok", second.detail
 
 
+def test_a_program_that_does_not_answer_in_time_is_timed_out_and_the_next_gets_a_fresh_child(lowered_case):
+    healthy, inputs = lowered_case("clone_used_inside"), catalogue.CASES["clone_used_inside"].inputs()
+    with ProgramRunner("bytes", timeout=0) as runner:
+        late = runner.run(healthy["pte"], inputs)  # a child starting up does not answer in no time
+        runner.timeout = 300
+        next_one = runner.run(healthy["pte"], inputs)
+    assert late.status == "timed_out", late
+    assert late.detail.startswith("no answer within 0 s"), late.detail
+    assert next_one.status == "ok", next_one
+
+
 @pytest.mark.parametrize("load", ["bytes", "path"])
 def test_a_program_that_cannot_load_is_a_runtime_failure_naming_the_error(runners, tmp_path, load):
     not_a_program = tmp_path / "empty.pte"
