@@ -36,15 +36,13 @@ def run_way(way, folder):
 
 
 @pytest.fixture(scope="session")
-def op_test_runs(tmp_path_factory, worker_id):
+def op_test_runs(shared_dir):
     """``runs(*ways)``: those ways' outcomes, each computed once per gate run and shared between xdist workers
     (the first to ask runs it; the ways asked for together run concurrently)."""
     from filelock import FileLock
 
-    shared = tmp_path_factory.getbasetemp() if worker_id == "master" else tmp_path_factory.getbasetemp().parent
-
     def run(way):
-        folder = shared / f"op-tests-{way}"
+        folder = shared_dir / f"op-tests-{way}"
         with FileLock(f"{folder}.lock"):
             if not (folder / "outcomes.json").exists():
                 folder.mkdir(exist_ok=True)
