@@ -19,8 +19,7 @@ if not __package__:
     import _as_script  # noqa: F401  (run by path: make the project's packages importable)
 
 from repro.harness import cli
-
-EXIT_SAME, EXIT_DIFFERENT, EXIT_CANNOT_TEST = 0, 1, 125
+from repro.harness.cli import ExitStatus
 
 
 def shard(text):
@@ -60,7 +59,7 @@ def main(argv=None):
         runtime.check_runtime()
     except Exception as error:
         print(f"conformance: cannot run ExecuTorch programs here: {error}", file=sys.stderr)
-        return EXIT_CANNOT_TEST
+        return ExitStatus.UNTESTABLE
     release = version("openvino")
     cases = conformance.sweep_cases(args.ops)
     if args.shard:
@@ -78,17 +77,17 @@ def main(argv=None):
     if args.record:
         conformance_record.record(release, outcomes, replace=args.shard is None and args.ops is None)
         print(f"conformance: recorded {len(outcomes)} outcomes for OpenVINO {release}")
-        return EXIT_SAME
+        return ExitStatus.CORRECT
     expected = conformance_record.recorded(release)
     if expected is None:
         print(f"conformance: nothing recorded for OpenVINO {release}: check the outcomes, then run with --record")
-        return EXIT_DIFFERENT
+        return ExitStatus.BUG
     changed = conformance_record.differences(outcomes, expected)  # the cases this run made, whole sweep or not
     for line in changed:
         print(f"conformance: changed: {line}")
     print(f"conformance: {len(outcomes)} cases, {len(changed)} differ from what was recorded for OpenVINO "
           f"{release}")
-    return EXIT_DIFFERENT if changed else EXIT_SAME
+    return ExitStatus.BUG if changed else ExitStatus.CORRECT
 
 
 if __name__ == "__main__":

@@ -38,13 +38,12 @@ if not __package__:
 from repro.harness import candidates, cli, quiet
 from repro.harness.case_runs import GATE_LOADS, run_case
 from repro.harness.catalogue import CASES, CATALOGUE
+from repro.harness.cli import ExitStatus
 from repro.harness.lowerings import LOWERINGS
 from repro.harness.outcomes import BUG_OUTCOMES, describe_counts, outcome_counts
 from repro.harness.program_runner import ProgramRunner
 from repro.harness.runtime import Untestable, check_runtime
 from repro.harness.seed import SEED
-
-EXIT_OK, EXIT_BUG, EXIT_UNTESTABLE = 0, 1, 125
 
 
 def summarize(records, partitioner):
@@ -53,14 +52,15 @@ def summarize(records, partitioner):
     bad = [r for r in records if r["outcome"] in BUG_OUTCOMES]
     counts = describe_counts(outcome_counts(records))
     if bad:
-        return EXIT_BUG, (f"BUG REPRODUCED with the {partitioner} partitioner: {len(bad)} of {len(records)} cases "
-                          f"wrong, crashing, failing to lower or failing at run time ({counts})")
+        return ExitStatus.BUG, (f"BUG REPRODUCED with the {partitioner} partitioner: {len(bad)} of {len(records)} "
+                                f"cases wrong, crashing, failing to lower or failing at run time ({counts})")
     if any(r["outcome"] not in ("correct", "refused") for r in records):
-        return EXIT_UNTESTABLE, f"COULD NOT TEST: the runtime failed ({counts})"
+        return ExitStatus.UNTESTABLE, f"COULD NOT TEST: the runtime failed ({counts})"
     refused = [r["case"] for r in records if r["outcome"] == "refused"]
     verdict = (f"OK: {len(records) - len(refused)} of {len(records)} cases equal eager PyTorch ({partitioner}; "
                f"{counts})")
-    return EXIT_OK, verdict + (f"; refused at export with a clear error: {', '.join(refused)}" if refused else "")
+    refusals = f"; refused at export with a clear error: {', '.join(refused)}" if refused else ""
+    return ExitStatus.CORRECT, verdict + refusals
 
 
 def environment():
@@ -153,8 +153,8 @@ def main(argv=None):
     except (Untestable, ImportError) as error:
         print(f"COULD NOT TEST: {error}", file=sys.stderr)
         if args.json:
-            print(json.dumps({"exit_code": EXIT_UNTESTABLE, "verdict": f"COULD NOT TEST: {error}"}))
-        return EXIT_UNTESTABLE
+            print(json.dumps({"exit_code": ExitStatus.UNTESTABLE, "verdict": f"COULD NOT TEST: {error}"}))
+        return ExitStatus.UNTESTABLE
     cases = [CASES[name] for name in args.case] if args.case else CATALOGUE
     runners = {load: ProgramRunner(load) for load in GATE_LOADS}
     with tempfile.TemporaryDirectory() as scratch:

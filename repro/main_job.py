@@ -17,6 +17,7 @@ if not __package__:
 
 from repro import attachment_commands as commands
 from repro.harness import cli
+from repro.harness.cli import ExitStatus
 
 REPRO = Path(__file__).resolve().parent
 # (what it shows, script and arguments); a C attachment is built and run as its report prints it.
@@ -26,7 +27,6 @@ REPRODUCERS = [
     ("import reading the caller's buffer", [f"attachments/{IMPORT_PROGRAM}"]),
     ("the ExecuTorch path (stock partitioner)", ["executorch_path.py", "--replay"]),
 ]
-REPRODUCED, CORRECT, UNTESTABLE = 1, 0, 125
 
 
 def run(script, arguments, verbose):
@@ -37,7 +37,7 @@ def run(script, arguments, verbose):
         return built["exit_code"]
     result = subprocess.run([sys.executable, str(REPRO / script), *arguments], stderr=subprocess.PIPE,
                             text=True, check=False)
-    if verbose or result.returncode not in (REPRODUCED, CORRECT):
+    if verbose or result.returncode not in (ExitStatus.BUG, ExitStatus.CORRECT):
         sys.stderr.write(result.stderr)
     return result.returncode
 
@@ -57,10 +57,11 @@ def main(argv=None):
         how = "build and run" if script.endswith(".c") else "python"
         print(f"\n=== {title}: {how} repro/{script} {' '.join(arguments)}".rstrip(), flush=True)
         found[title] = run(script, arguments, args.verbose)
-    words = {REPRODUCED: "reproduced", CORRECT: "NOT reproduced (upstream may have fixed it: re-run the gate)"}
+    words = {ExitStatus.BUG: "reproduced",
+             ExitStatus.CORRECT: "NOT reproduced (upstream may have fixed it: re-run the gate)"}
     parts = [f"{title}: {words.get(code, f'could not test (exit {code})')}" for title, code in found.items()]
     print(f"\nOpenVINO {version('openvino')}, executorch {version('executorch')}: " + "; ".join(parts) + ".")
-    return UNTESTABLE if any(code not in words for code in found.values()) else 0
+    return ExitStatus.UNTESTABLE if any(code not in words for code in found.values()) else ExitStatus.CORRECT
 
 
 if __name__ == "__main__":

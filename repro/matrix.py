@@ -40,6 +40,7 @@ if not __package__:
     import _as_script  # noqa: F401  (run by path: make the project's packages importable)
 
 from repro.harness import cli, executorch_patches
+from repro.harness.cli import ExitStatus
 from repro.releases import HEADLINE_EXECUTORCH, discover_releases, executorch_list, release_list, resolve
 from repro.reports import matrix_report, release_boundaries, upstream
 from repro.reports.matrix_runs import PROJECT, run_matrix
@@ -101,7 +102,7 @@ def main(argv=None):
         for path in upstream.write_reports(matrix, args.reports):
             print(f"upstream report: {path}", file=sys.stderr)
     print(f"wrote {args.out}/matrix.json and matrix.md in {matrix['seconds']} s", file=sys.stderr)
-    return 0
+    return ExitStatus.CORRECT
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ if not __package__:
     import _as_script  # noqa: F401  (run by path: make the project's packages importable)
 
 from repro.harness import cli, real_models
+from repro.harness.cli import ExitStatus
 
 
 def cell(record, load):
@@ -70,7 +71,7 @@ def main(argv=None):
     failing = [r["case"] for r in records if r["partitioner"] == WORKAROUND.name and r["outcome"] != "correct"]
     print(f"workaround: {len(cases) - len(failing)} of {len(cases)} models equal eager both ways"
           + (f"; not: {', '.join(failing)}" if failing else ""))
-    return 1 if failing else 0
+    return ExitStatus.BUG if failing else ExitStatus.CORRECT
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ import shutil
 import pytest
 from packaging.version import Version
 
-from repro import releases
+from repro import plain_openvino, releases
+from repro.harness.cli import ExitStatus
 from tests.helpers import PROJECT, REPRO, run_cli
 
 BISECT = "exit status (git-bisect convention): 0 correct, 1 bug reproduced, 2 usage error, 125 could not test"
@@ -159,3 +160,10 @@ def test_the_plain_reproducer_prints_no_third_party_warnings():
     result = run_cli("python", REPRO / "plain_openvino.py")
     assert result.returncode in (0, 1, 125), result.stderr[-2000:]
     assert "Warning" not in result.stderr
+
+
+def test_the_standalone_reproducer_exits_with_the_projects_statuses():
+    """plain_openvino.py imports nothing from the project (it is pasted into upstream issues), so it spells its
+    exit statuses out: they must stay the ones every other CLI takes from ``ExitStatus``."""
+    assert (plain_openvino.EXIT_OK, plain_openvino.EXIT_BUG, plain_openvino.EXIT_UNTESTABLE) == \
+        (ExitStatus.CORRECT, ExitStatus.BUG, ExitStatus.UNTESTABLE)

@@ -11,6 +11,7 @@ import os
 import pytest
 
 from repro.harness import precision
+from repro.harness.cli import ExitStatus
 from repro.reports import openvino_constant_abs
 from tests.helpers import ATTACHMENTS, REPRO, cpu_default_is_bf16, run_cli, skip_module_without_executorch_path
 from tests.outcomes import assert_equals_eager, expected_failure
@@ -111,7 +112,7 @@ def test_script_json_and_saved_pte(stock_run):
 
     result, saved = stock_run
     report = json.loads(result.stdout)
-    assert result.returncode == report["exit_code"] == executorch_path.EXIT_BUG, result.stderr[-2000:]
+    assert result.returncode == report["exit_code"] == ExitStatus.BUG, result.stderr[-2000:]
     record = next(record for record in report["cases"] if record["case"] == "upstream_clone_sin")
     assert record["outcome"] == "wrong"
     assert record["group"] == "copies"
@@ -123,7 +124,7 @@ def test_script_json_and_saved_pte(stock_run):
 
 def test_unloadable_openvino_library_exits_125(tmp_path):
     result = run_script("--case", "clone_only", OPENVINO_LIB_PATH=str(tmp_path / "missing.so"))
-    assert result.returncode == executorch_path.EXIT_UNTESTABLE
+    assert result.returncode == ExitStatus.UNTESTABLE
     assert "COULD NOT TEST: cannot load OPENVINO_LIB_PATH" in result.stderr
 
 
@@ -199,7 +200,7 @@ def test_script_runs_a_candidate_partitioner_named_by_import_path(tmp_path):
     result = run_script("--json", "--case", "upstream_clone_sin", "--save-dir", str(tmp_path),
                         "--partitioner", "workaround:CopySafeOpenvinoPartitioner")
     report = json.loads(result.stdout)
-    assert result.returncode == report["exit_code"] == executorch_path.EXIT_OK, result.stderr[-2000:]
+    assert result.returncode == report["exit_code"] == ExitStatus.CORRECT, result.stderr[-2000:]
     assert report["partitioner"] == "candidate"
     assert (tmp_path / "upstream_clone_sin.candidate.pte").exists()
 

@@ -1,15 +1,26 @@
 """What the project's scripts share at the command line: exit codes in ``--help`` and the checks
 that must fail in one line, with exit 2, before any long work (so no result is lost to them).
 
-(``plain_openvino.py`` and the attachments in ``repro/attachments/`` import nothing from the project and
-spell these out.)
+The exit statuses of every project CLI are ``ExitStatus``. (``plain_openvino.py`` and the attachments in
+``repro/attachments/`` import nothing from the project and spell these out; the checker ``openvino-pte-check``
+ships in ``workaround/``, which does not depend on ``repro/``, and has its own.)
 """
 
 import argparse
+import enum
 import sys
 import tempfile
 
-EXIT_USAGE = 2
+
+class ExitStatus(enum.IntEnum):
+    """git-bisect's convention: 0 good, 1 bad, 125 cannot test; 2 is argparse's usage error."""
+
+    CORRECT = 0  # the bug does not show (or: every outcome is the recorded one)
+    BUG = 1  # the bug shows (or: some outcome differs from the recorded one)
+    USAGE = 2
+    UNTESTABLE = 125
+
+
 BISECT_EXIT_CODES = ("exit status (git-bisect convention): 0 correct, 1 bug reproduced, 2 usage error, "
                      "125 could not test")
 
@@ -19,7 +30,7 @@ class OneLineErrors(argparse.ArgumentParser):
 
     def error(self, message):
         print(f"{self.prog}: error: {message} (see --help)", file=sys.stderr)
-        sys.exit(EXIT_USAGE)
+        sys.exit(ExitStatus.USAGE)
 
 
 def parser(description, exit_codes, **options):

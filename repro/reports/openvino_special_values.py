@@ -11,6 +11,7 @@ import sys
 from packaging.version import Version
 
 from repro.harness import conformance_record
+from repro.harness.cli import ExitStatus
 
 ISSUE = "openvinotoolkit/openvino#31196"
 # Threads on the same family that a maintainer would link (searched 2026-12-01; docs/upstream.md).
@@ -77,9 +78,9 @@ def main(argv=None):
     outcomes = conformance_record.recorded(args.release) if args.release else None
     if outcomes is None:
         print(f"no conformance outcomes are recorded for OpenVINO {args.release}", file=sys.stderr)
-        return 2
+        return ExitStatus.USAGE
     sys.stdout.write(comment(outcomes, args.release))
-    return 0
+    return ExitStatus.CORRECT
 
 
 if __name__ == "__main__":
