@@ -40,7 +40,7 @@ from repro.harness.case_runs import GATE_LOADS, run_case
 from repro.harness.catalogue import CASES, CATALOGUE
 from repro.harness.cli import ExitStatus
 from repro.harness.lowerings import LOWERINGS
-from repro.harness.outcomes import BUG_OUTCOMES, describe_counts, outcome_counts
+from repro.harness.outcomes import BUG_OUTCOMES, Outcome, describe_counts, outcome_counts
 from repro.harness.program_runner import ProgramRunner
 from repro.harness.runtime import Untestable, check_runtime
 from repro.harness.seed import SEED
@@ -54,9 +54,9 @@ def summarize(records, partitioner):
     if bad:
         return ExitStatus.BUG, (f"BUG REPRODUCED with the {partitioner} partitioner: {len(bad)} of {len(records)} "
                                 f"cases wrong, crashing, failing to lower or failing at run time ({counts})")
-    if any(r["outcome"] not in ("correct", "refused") for r in records):
+    if any(r["outcome"] not in (Outcome.CORRECT, Outcome.REFUSED) for r in records):
         return ExitStatus.UNTESTABLE, f"COULD NOT TEST: the runtime failed ({counts})"
-    refused = [r["case"] for r in records if r["outcome"] == "refused"]
+    refused = [r["case"] for r in records if r["outcome"] == Outcome.REFUSED]
     verdict = (f"OK: {len(records) - len(refused)} of {len(records)} cases equal eager PyTorch ({partitioner}; "
                f"{counts})")
     refusals = f"; refused at export with a clear error: {', '.join(refused)}" if refused else ""

@@ -19,16 +19,17 @@ if not __package__:
 
 from repro.harness import cli, real_models
 from repro.harness.cli import ExitStatus
+from repro.harness.outcomes import AT_EXPORT, Outcome
 
 
 def cell(record, load):
     """One table cell: how the program ran when loaded that way."""
-    if record["outcome"] in ("lowering_failed", "refused"):
+    if record["outcome"] in AT_EXPORT:
         return f"{record['outcome'].replace('_', ' ')}: {record['lowering_error'][:100]}"
     run = record["runs"][load]
-    if run["outcome"] == "correct":
+    if run["outcome"] == Outcome.CORRECT:
         return "correct"
-    if run["outcome"] == "wrong":
+    if run["outcome"] == Outcome.WRONG:
         return f"**wrong** by {max(row['max_abs_diff'] for row in run['outputs'] if not row['ok']):.3g}"
     detail = run.get("detail", "").split("; log:")[0].removeprefix("crashed: ")  # the signal, not the log
     return f"**{run['outcome'].replace('_', ' ')}**: {detail[:100]}"
@@ -68,7 +69,8 @@ def main(argv=None):
     if args.json:
         args.json.write_text(json.dumps([{k: v for k, v in r.items() if k != "traceback"} for r in records],
                                         indent=1, default=str))
-    failing = [r["case"] for r in records if r["partitioner"] == WORKAROUND.name and r["outcome"] != "correct"]
+    failing = [r["case"] for r in records
+               if r["partitioner"] == WORKAROUND.name and r["outcome"] != Outcome.CORRECT]
     print(f"workaround: {len(cases) - len(failing)} of {len(cases)} models equal eager both ways"
           + (f"; not: {', '.join(failing)}" if failing else ""))
     return ExitStatus.BUG if failing else ExitStatus.CORRECT

@@ -7,6 +7,8 @@ failure" when it crashes instead, nor the other way round.
 
 import pytest
 
+from repro.harness.outcomes import AT_EXPORT, Outcome
+
 UPSTREAM_CHANGED = ("Upstream behaviour changed: this case now does better than the release table "
                     "(tests/release_behaviour.py) says. Re-check OpenVINO / ExecuTorch, update the table and "
                     "the upstream report, and consider retiring the workaround.")
@@ -53,15 +55,15 @@ class CheckFindings(CaseFailure):
 def assert_equals_eager(record, loads=None):
     """Every load of the record's program (or those named) ran and equals eager PyTorch; bytes are judged
     first, so that a failure by path alone says so."""
-    if record["outcome"] in ("lowering_failed", "refused"):
+    if record["outcome"] in AT_EXPORT:
         raise LoweringFailed(f"{record['outcome']}: {record['lowering_error']}")
     for load in sorted(loads or record["runs"], key=lambda load: load != "bytes"):
         run = record["runs"][load]
         where = f"{record['case']} ({record['partitioner']} partitioner, loaded from {load})"
         by_path_only = load == "path" and "bytes" in record["runs"]
-        if run["outcome"] in ("crashed", "timed_out"):
+        if run["outcome"] in (Outcome.CRASHED, Outcome.TIMED_OUT):
             raise Crashed(f"{where}: {run['detail']}", by_path_only)
-        if run["outcome"] == "runtime_failed":
+        if run["outcome"] == Outcome.RUNTIME_FAILED:
             raise RuntimeFailed(f"{where}: {run['detail']}", by_path_only)
         if wrong := [row for row in run["outputs"] if not row["ok"]]:
             row = wrong[0]
@@ -77,8 +79,11 @@ def assert_check_is_clean(findings):
         raise CheckFindings(findings)
 
 
-EXPECTED_RAISES = {"wrong": WrongValues, "lowering_failed": LoweringFailed, "runtime_failed": RuntimeFailed,
-                   "crashed_or_wrong": (Crashed, WrongValues)}
+# What the release table expects of a case (``tests/release_behaviour.py``): an outcome, or this, where the
+# by-path load of a freed blob either crashes or reads garbage.
+CRASHED_OR_WRONG = "crashed_or_wrong"
+EXPECTED_RAISES = {Outcome.WRONG: WrongValues, Outcome.LOWERING_FAILED: LoweringFailed,
+                   Outcome.RUNTIME_FAILED: RuntimeFailed, CRASHED_OR_WRONG: (Crashed, WrongValues)}
 
 
 def expected_failure(outcome, why):

@@ -11,6 +11,9 @@ from importlib.metadata import version
 
 from packaging.version import Version
 
+from repro.harness.outcomes import Outcome
+from tests.outcomes import CRASHED_OR_WRONG
+
 STALE, DOWNSTREAM, OVERWRITTEN = "stale_output", "wrong_downstream", "input_overwritten"
 SLOT = "input_slot_is_output_buffer"  # get_input_tensor(0) returns output 0's buffer before infer()
 
@@ -116,9 +119,9 @@ def stock_use_after_free(release=None):
 
 
 def stock_outcome(case, load="bytes", release=None):
-    """("correct" | "wrong" | "lowering_failed" | "runtime_failed" | "crashed_or_wrong", why) for a catalogue
-    case with the stock partitioner on the installed (or given) release, its program loaded from bytes or by
-    path."""
+    """(outcome, why) for a catalogue case with the stock partitioner on the installed (or given) release, its
+    program loaded from bytes or by path; the outcome an ``Outcome`` (CORRECT, WRONG, LOWERING_FAILED or
+    RUNTIME_FAILED) or CRASHED_OR_WRONG."""
     from repro.harness.catalogue import (  # needs torch
         ABS_DROPPED,
         PASS_THROUGH,
@@ -128,9 +131,9 @@ def stock_outcome(case, load="bytes", release=None):
 
     release, backend = release or installed_openvino(), installed_executorch()
     if load != "bytes" and case.stock.empty_constant_segment and backend.empty_constants_unloadable:
-        return "runtime_failed", _EMPTY_SEGMENT
+        return Outcome.RUNTIME_FAILED, _EMPTY_SEGMENT
     if load != "bytes" and case.stock.reads_constant_in_place and stock_use_after_free(release):
-        return "crashed_or_wrong", _USE_AFTER_FREE
+        return CRASHED_OR_WRONG, _USE_AFTER_FREE
     right_because = [  # (applies, why this release and ExecuTorch compute the case right after all)
         (case.stock.why == ABS_DROPPED and release < ABS_OF_CONSTANTS_DROPPED_FROM,
          "OpenVINO before 2025.4.0 keeps the Abs of constants"),
@@ -142,4 +145,4 @@ def stock_outcome(case, load="bytes", release=None):
          "this ExecuTorch hands OpenVINO each boundary tensor in its dim order"),
     ]
     why = next((why for applies, why in right_because if applies), None)
-    return ("correct", why) if why else (case.stock.outcome, case.stock.why)
+    return (Outcome.CORRECT, why) if why else (case.stock.outcome, case.stock.why)

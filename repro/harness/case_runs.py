@@ -13,8 +13,9 @@ import torch
 
 from repro.harness.catalogue import group_of
 from repro.harness.lowering import lower
-from repro.harness.outcomes import overall_outcome
+from repro.harness.outcomes import Outcome, overall_outcome
 from repro.harness.program_contents import delegated_and_outside_ops
+from repro.harness.program_runner import RunStatus
 from repro.harness.replay import capture_delegate_calls, replay
 
 # How the gate loads every program: from bytes (what Python users often do) and by path (deployments).
@@ -74,11 +75,11 @@ def eager_outputs(case, inputs):
 
 def load_outcome(case, run, inputs, expected, declared):
     """One load of a program: {"outcome", "detail", "outputs", "inputs_intact"}."""
-    if run.status != "ok":
-        outcome = "crashed" if run.status == "crashed" else run.status
-        return {"outcome": outcome, "detail": run.detail, "outputs": None, "inputs_intact": None}
+    if run.status != RunStatus.OK:  # a run's failure is the load's outcome of the same name
+        return {"outcome": Outcome(run.status), "detail": run.detail, "outputs": None, "inputs_intact": None}
     rows = compare_outputs(case, run.outputs, expected, declared)
-    return {"outcome": "correct" if all(row["ok"] for row in rows) else "wrong", "detail": "", "outputs": rows,
+    outcome = Outcome.CORRECT if all(row["ok"] for row in rows) else Outcome.WRONG
+    return {"outcome": outcome, "detail": "", "outputs": rows,
             "inputs_intact": all(max_abs_diff(a, b) == 0 for a, b in zip(run.fed, inputs, strict=True))}
 
 
@@ -99,7 +100,7 @@ def run_case(case, lowering, runners, save_dir, *, with_replay=False, config=Non
         program = edge.to_executorch()
     except Exception as error:
         # The workaround refuses what it cannot make correct: not the bug.
-        outcome = "refused" if type(error).__name__ in REFUSALS else "lowering_failed"
+        outcome = Outcome.REFUSED if type(error).__name__ in REFUSALS else Outcome.LOWERING_FAILED
         record.update(outcome=outcome, lowering_error=f"{type(error).__name__}: {error}".strip(),
                       traceback=traceback.format_exc())
         return record
@@ -112,6 +113,6 @@ def run_case(case, lowering, runners, save_dir, *, with_replay=False, config=Non
     runs = {load: runner.run(path, inputs) for load, runner in runners.items()}
     record["runs"] = {load: load_outcome(case, run, inputs, expected, declared) for load, run in runs.items()}
     record["outcome"] = overall_outcome(record["runs"])
-    if with_replay and record["delegates"] and runs.get("bytes") and runs["bytes"].status == "ok":
+    if with_replay and record["delegates"] and runs.get("bytes") and runs["bytes"].status == RunStatus.OK:
         record["replay"] = replay(calls, case, runs["bytes"].outputs)
     return record

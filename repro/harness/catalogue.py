@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import torch
 
 from repro.harness import precision
+from repro.harness.outcomes import Outcome
 from repro.harness.seed import SEED
 
 COMPUTE_ATOL = 1e-5  # elementwise ops run in f32 here; the bug shows as differences of ~1
@@ -63,7 +64,7 @@ PREDICATE_LEAVES_0D = f"the predicate x.sum() > 0 leaves the partition 0-d: {ZER
 class Stock:
     """What the stock ``OpenvinoPartitioner`` does with a case, loaded from bytes, and why."""
 
-    outcome: str = "correct"  # "correct" | "wrong" | "lowering_failed" | "runtime_failed"
+    outcome: Outcome = Outcome.CORRECT  # or WRONG, LOWERING_FAILED, RUNTIME_FAILED
     why: str = "no copy leaves the partition"
     # Its delegate keeps a constant the CPU plugin reads in place (a bias, an eltwise operand): by path it
     # reads the blob ExecuTorch has freed, from the OpenVINO release whose import stopped copying.
@@ -76,15 +77,15 @@ class Stock:
 
 
 def wrong(why, **more):
-    return Stock("wrong", why, **more)
+    return Stock(Outcome.WRONG, why, **more)
 
 
 def fails_to_lower(why, **more):
-    return Stock("lowering_failed", why, **more)
+    return Stock(Outcome.LOWERING_FAILED, why, **more)
 
 
 def fails_at_run_time(why, **more):
-    return Stock("runtime_failed", why, **more)
+    return Stock(Outcome.RUNTIME_FAILED, why, **more)
 
 
 @dataclass(frozen=True)

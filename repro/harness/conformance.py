@@ -21,7 +21,8 @@ from dataclasses import dataclass
 import torch
 
 from repro.harness.catalogue import Case
-from repro.harness.conformance_record import SPECIAL_FLOATS
+from repro.harness.conformance_record import NOT_DELEGATED, SPECIAL_FLOATS
+from repro.harness.outcomes import AT_EXPORT, Outcome
 from repro.harness.seed import SEED
 
 # Support-list names whose OpInfo is called otherwise (the functional op an aten op is exported from).
@@ -180,10 +181,10 @@ def sweep_cases(only: set[str] | None = None) -> list[SweepCase]:
 
 def outcome(record) -> str:
     """The sweep's outcome of one run_case record (bytes load)."""
-    if record["outcome"] in ("lowering_failed", "refused"):
-        return "lowering_failed"
+    if record["outcome"] in AT_EXPORT:
+        return Outcome.LOWERING_FAILED
     if record["partitioner"] == "stock" and not record["delegates"]:
-        return "not_delegated"
+        return NOT_DELEGATED
     return record["runs"]["bytes"]["outcome"]
 
 

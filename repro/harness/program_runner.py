@@ -34,6 +34,7 @@ import sys
 import tempfile
 import traceback
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
 LOADS = ("bytes", "path", "module")
@@ -44,11 +45,20 @@ PROJECT = Path(__file__).resolve().parents[2]
 STARTING = "program_runner: starting a program"
 
 
+class RunStatus(StrEnum):
+    """How running one program ended (the child's replies carry the values)."""
+
+    OK = "ok"
+    RUNTIME_FAILED = "runtime_failed"  # the runtime raised
+    CRASHED = "crashed"  # the worker died
+    TIMED_OUT = "timed_out"
+
+
 @dataclass(frozen=True)
 class ProgramRun:
-    status: str  # "ok", "runtime_failed", "crashed" or "timed_out"
+    status: RunStatus
     detail: str = ""  # the error, or the signal and the tail of the child's log
-    outputs: list | None = None  # the program's outputs (torch tensors) when status is "ok"
+    outputs: list | None = None  # the program's outputs (torch tensors) when status is OK
     fed: list | None = None  # the input tensors as the runtime left them
 
 
@@ -109,12 +119,13 @@ class ProgramRunner:
         if not answer:
             return self._ended(timed_out=not ready)
         reply = json.loads(answer)
-        if reply["status"] == "crashed":  # the worker died; the child has forked the next one
-            return ProgramRun("crashed", f"crashed: {reply['detail']}; log: {self._log_tail()}")
-        if reply["status"] != "ok":
-            return ProgramRun(reply["status"], reply["detail"])
+        status = RunStatus(reply["status"])
+        if status == RunStatus.CRASHED:  # the worker died; the child has forked the next one
+            return ProgramRun(status, f"crashed: {reply['detail']}; log: {self._log_tail()}")
+        if status != RunStatus.OK:
+            return ProgramRun(status, reply["detail"])
         result = torch.load(request["outputs"])
-        return ProgramRun("ok", outputs=result["outputs"], fed=result["fed"])
+        return ProgramRun(status, outputs=result["outputs"], fed=result["fed"])
 
     def _ended(self, timed_out):
         """The child died or hung on this program: say how, with the tail of what it printed."""
@@ -124,9 +135,9 @@ class ProgramRunner:
         self.child = None
         tail = self._log_tail()
         if timed_out:
-            return ProgramRun("timed_out", f"no answer within {self.timeout} s; log: {tail}")
+            return ProgramRun(RunStatus.TIMED_OUT, f"no answer within {self.timeout} s; log: {tail}")
         how = signal.Signals(-code).name if code < 0 else f"exit {code}"
-        return ProgramRun("crashed", f"crashed: {how}; log: {tail}")
+        return ProgramRun(RunStatus.CRASHED, f"crashed: {how}; log: {tail}")
 
     def _log_tail(self):
         """The last lines the child printed about the current program."""
@@ -175,7 +186,7 @@ def child_main(load):
             return
         how = signal.Signals(os.WTERMSIG(status)).name if os.WIFSIGNALED(status) else \
             f"exit {os.WEXITSTATUS(status)}"
-        replies.write(json.dumps({"status": "crashed", "detail": how}) + "\n")
+        replies.write(json.dumps({"status": RunStatus.CRASHED, "detail": how}) + "\n")
         replies.flush()
 
 
@@ -191,10 +202,10 @@ def serve(load, replies):
         try:
             outputs = _load_and_run(load, request["pte"], fed)
         except Exception as error:
-            reply = {"status": "runtime_failed", "detail": f"{type(error).__name__}: {error}"}
+            reply = {"status": RunStatus.RUNTIME_FAILED, "detail": f"{type(error).__name__}: {error}"}
         else:
             torch.save({"outputs": outputs, "fed": fed}, request["outputs"])
-            reply = {"status": "ok", "detail": ""}
+            reply = {"status": RunStatus.OK, "detail": ""}
         replies.write(json.dumps(reply) + "\n")
         replies.flush()
 

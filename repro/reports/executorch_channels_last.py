@@ -6,6 +6,7 @@ only, so channels-last tensors at a partition's edge give wrong values; with the
 """
 
 from repro.harness import executorch_patches as patches
+from repro.harness.outcomes import Outcome
 from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
 from repro.reports.matrix_report import by_release
@@ -26,7 +27,7 @@ def dim_order_table(rows):
             run = record["runs"].get("bytes") or {}
             diffs = ", ".join(f"{output['max_abs_diff']:.3g}" for output in run.get("outputs") or [])
             table.append([record["what"], run.get("outcome", record["outcome"]), diffs or "-"])
-    wrong = sum(row[1] != "correct" for row in table)
+    wrong = sum(row[1] != Outcome.CORRECT for row in table)
     return md.details(f"Dim-order models on OpenVINO {ran[-1]['release']}, loaded from bytes, against eager "
                       f"PyTorch: {wrong} of {len(table)} wrong",
                       md.table(["model (inputs channels-last unless said)", "result", "max abs diff per output"],

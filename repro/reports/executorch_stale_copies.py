@@ -7,6 +7,7 @@ backend).
 """
 
 from repro.harness import executorch_patches as patches
+from repro.harness.outcomes import Outcome
 from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
 from repro.reports.matrix_report import by_release
@@ -35,7 +36,7 @@ def scope(rows):
               if case.get("group") == "copies"]
     if not copies:
         return ""
-    wrong = [case for case in copies if case.get("outcome") != "correct"]
+    wrong = [case for case in copies if case.get("outcome") != Outcome.CORRECT]
     named = ", ".join(f"`{case['what']}`" for case in wrong[:5]) + (", ..." if len(wrong) > 5 else "")
     return (f"Of the {len(copies)} models returning copies that we ran on OpenVINO {measured[-1]['release']}, "
             f"{len(wrong)} are wrong with the stock partitioner ({named}).")

@@ -12,6 +12,7 @@ from packaging.version import Version
 
 from repro.harness import conformance_record
 from repro.harness.cli import ExitStatus
+from repro.harness.outcomes import Outcome
 
 ISSUE = "openvinotoolkit/openvino#31196"
 # Threads on the same family that a maintainer would link (searched 2026-12-01; docs/upstream.md).
@@ -25,9 +26,9 @@ def special_value_rows(outcomes):
     values" case wrong, every finite float32 case of the same OpInfo right (a copy made wrong by the stale-copy
     bug, or a reflection pad by the dropped Abs, is wrong on finite floats too, and is not this thread's)."""
     finite_wrong = {tuple(case_id.split("/")[:2]) for case_id, found in outcomes.items()
-                    if case_id.split("/")[2].startswith("float32") and found["stock"] == "wrong"}
+                    if case_id.split("/")[2].startswith("float32") and found["stock"] == Outcome.WRONG}
     return sorted(key for case_id, found in outcomes.items()
-                  if case_id.endswith("/special values") and found["stock"] == "wrong"
+                  if case_id.endswith("/special values") and found["stock"] == Outcome.WRONG
                   and (key := tuple(case_id.split("/")[:2])) not in finite_wrong)
 
 
