@@ -1,6 +1,6 @@
 """Run the reproducers over many OpenVINO releases and write the release table and reports.
 
-Each release runs in its own environment (``repro/reports/matrix_runs.py``); one release failing
+Each release runs in its own environment (``repro/matrix_runs.py``); one release failing
 becomes a row with that status, it never stops the run.
 
 Usage::
@@ -41,9 +41,9 @@ if not __package__:
 
 from repro.harness import cli, executorch_patches
 from repro.harness.cli import ExitStatus
+from repro.matrix_runs import PROJECT, run_matrix
 from repro.releases import HEADLINE_EXECUTORCH, discover_releases, executorch_list, release_list, resolve
 from repro.reports import matrix_report, release_boundaries, upstream
-from repro.reports.matrix_runs import PROJECT, run_matrix
 
 
 def main(argv=None):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from repro import attachment_commands as commands
-from repro import releases
+from repro import dependencies, matrix_runs, releases
 from repro.harness import executorch_patches
 from repro.reports import (
     executorch_channels_last,
@@ -22,7 +22,6 @@ from repro.reports import (
     executorch_semantics,
     executorch_stale_copies,
     matrix_report,
-    matrix_runs,
     openvino_import_lifetime,
     release_boundaries,
 )
@@ -387,8 +386,8 @@ def test_executorch_versions_are_sorted_releases():
 
 
 def test_each_executorch_release_gets_its_own_environment_with_the_same_stack():
-    headline = matrix_runs.requirements("2026.4.1", releases.HEADLINE_EXECUTORCH)
-    older = matrix_runs.requirements("2026.4.1", "1.4.1")
+    headline = dependencies.requirements("2026.4.1", releases.HEADLINE_EXECUTORCH)
+    older = dependencies.requirements("2026.4.1", "1.4.1")
     assert [item for item in older if not item.startswith("executorch==")] == [
         item for item in headline if not item.startswith("executorch==")]
     assert "executorch==1.4.1" in older
@@ -441,7 +440,7 @@ Versions of relevant libraries:
 [pip3] flake8==6.1.0
 [pip3] numpy==2.4.6
 [pip3] torch==2.13.0+cpu"""
-# What the matrix recorded per release, shaped as repro/reports/matrix_runs.py writes it.
+# What the matrix recorded per release, shaped as repro/matrix_runs.py writes it.
 EXECUTORCH_ROWS = {
     "2025.4.1": {"by_path": "executorch 1.5.1, OpenVINO 2025.4.1, torch 2.13.0+cpu\nOK: every run equals eager",
                  "channels_last": "channels-last frame: max |diff| to eager 2.06\nBUG REPRODUCED",

@@ -5,9 +5,9 @@ fail, the releases measured, a user-side fix until a release has it, and a check
 from the matrix's rows (``repro/matrix.py --executorch`` runs ``attachments/executorch_empty_constants.py``).
 """
 
+from repro.dependencies import dependency_group
 from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
-from repro.reports.matrix_runs import dependency_group
 
 EMPTY_CONSTANTS_REPRODUCER = md.attachment("executorch_empty_constants.py")
 # The lines, at ExecuTorch main (et.EXECUTORCH_MAIN), each with its function so that a moved line is findable.

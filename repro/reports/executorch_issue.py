@@ -11,9 +11,9 @@ from pathlib import Path
 
 from packaging.version import Version
 
+from repro.dependencies import executorch_requirements
 from repro.reports import markdown as md
 from repro.reports.matrix_report import by_release, last_line
-from repro.reports.matrix_runs import executorch_requirements
 
 TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"  # PyPI's torch for Linux is a CUDA build of GBs
 # ExecuTorch's own supported range (its pyproject's `openvino` extra, its docs): openvino>=2025.1.0,<2026.0.0.

@@ -1,4 +1,5 @@
-"""Running the reproducers in one environment per OpenVINO release (what ``repro/matrix.py`` does).
+"""Running the reproducers in one environment per OpenVINO release (what ``repro/matrix.py`` does): the
+runner, which makes environments and runs children; the report builders in ``repro/reports/`` render its rows.
 
 Each release gets its own environment, created on demand under ``.matrix/envs`` (git-ignored)
 and reused by the next run: openvino and numpy (numpy<2 before 2024.2) with uv when uv is on
@@ -19,44 +20,20 @@ import sys
 import tempfile
 import threading
 import time
-import tomllib
 from pathlib import Path
 
 from packaging.version import Version
 
 from repro import attachment_commands as commands
+from repro.dependencies import requirements
 from repro.harness import executorch_patches as patches
 from repro.harness import precision
-from repro.releases import EXECUTORCH_INSTALLS_FROM, HEADLINE_EXECUTORCH, NUMPY_2_FROM, resolve
+from repro.releases import EXECUTORCH_INSTALLS_FROM, HEADLINE_EXECUTORCH, resolve
 from repro.reports import markdown as md
 from repro.reports import matrix_report
 
-REPRO = Path(__file__).resolve().parents[1]
+REPRO = Path(__file__).resolve().parent
 PROJECT = REPRO.parent
-
-
-def dependency_group(name):
-    """The requirements of one of the project's dependency groups, its ``include-group`` entries resolved."""
-    with (PROJECT / "pyproject.toml").open("rb") as file:
-        groups = tomllib.load(file)["dependency-groups"]
-    found = []
-    for item in groups[name]:
-        found += dependency_group(item["include-group"]) if isinstance(item, dict) else [item]
-    return found
-
-
-def executorch_requirements(executorch=HEADLINE_EXECUTORCH):
-    """The ExecuTorch stack the project runs with, with ``executorch`` pinned to the given release, and
-    transformers (the empty-constants reproducer's GPT-2 row)."""
-    return [*dependency_group("executorch_stack"), *dependency_group("models"), f"executorch=={executorch}"]
-
-
-def requirements(release, executorch):
-    """What one environment installs: this OpenVINO release, and the ExecuTorch stack with that ExecuTorch
-    release (None: none)."""
-    numpy = "numpy" if Version(release) >= NUMPY_2_FROM else "numpy<2"
-    extra = executorch_requirements(executorch) if executorch else []
-    return [f"openvino=={release}", numpy, *extra]
 
 
 class InstallFailed(RuntimeError):
