@@ -28,9 +28,11 @@ from repro import attachment_commands as commands
 from repro.dependencies import requirements
 from repro.harness import executorch_patches as patches
 from repro.harness import precision
+from repro.harness.cli import ExitStatus
 from repro.releases import EXECUTORCH_INSTALLS_FROM, HEADLINE_EXECUTORCH, resolve
 from repro.reports import markdown as md
 from repro.reports import matrix_report
+from repro.reports.matrix_row import MatrixRow, RowStatus, empty_row
 
 REPRO = Path(__file__).resolve().parent
 PROJECT = REPRO.parent
@@ -77,7 +79,8 @@ def prepare_environment(cache, release, executorch, timeout):
     return python, "uv" if uv else "pip"
 
 
-STATUS_BY_EXIT = {0: "ok", 1: "bug", 125: "untestable"}
+STATUS_BY_EXIT = {ExitStatus.CORRECT: RowStatus.OK, ExitStatus.BUG: RowStatus.BUG,
+                  ExitStatus.UNTESTABLE: RowStatus.UNTESTABLE}
 
 
 def run_script(python, script, timeout):
@@ -87,16 +90,17 @@ def run_script(python, script, timeout):
         result = subprocess.run([str(python), str(REPRO / script), "--json"], capture_output=True, text=True,
                                 timeout=timeout, check=False, cwd=PROJECT)
     except subprocess.TimeoutExpired:
-        return "timeout", f"{script} ran longer than {timeout} s", None
+        return RowStatus.TIMEOUT, f"{script} ran longer than {timeout} s", None
     if result.returncode < 0:
         name = signal.Signals(-result.returncode).name
-        return "crashed", f"{script} was killed by {name}: {result.stderr.strip()[-300:]}", None
+        return RowStatus.CRASHED, f"{script} was killed by {name}: {result.stderr.strip()[-300:]}", None
     try:
         report = json.loads(result.stdout)
     except json.JSONDecodeError:
-        return "error", f"{script} exited {result.returncode} without JSON: {result.stderr.strip()[-300:]}", None
-    status = STATUS_BY_EXIT.get(result.returncode, "error")
-    return status, "" if status in ("ok", "bug") else report.get("verdict", ""), report
+        why = f"{script} exited {result.returncode} without JSON: {result.stderr.strip()[-300:]}"
+        return RowStatus.ERROR, why, None
+    status = STATUS_BY_EXIT.get(result.returncode, RowStatus.ERROR)
+    return status, "" if status in (RowStatus.OK, RowStatus.BUG) else report.get("verdict", ""), report
 
 
 def run_verbatim(command, timeout, env=None):
@@ -200,18 +204,12 @@ def other_executorch_runs(cache, release, executorch, timeout):
     return executorch_runs(python, timeout)
 
 
-def matrix_row(requested, release, *, cache, executorch_versions, timeout, progress, executorch_source=None):
+def matrix_row(requested, release, *, cache, executorch_versions, timeout, progress,
+               executorch_source=None) -> MatrixRow:
     """One OpenVINO release: the plain parts, and with ``executorch_versions`` (newest last) the ExecuTorch
     parts with each of them; the newest fills the row's ExecuTorch fields (and the patch runs), every one
     its entry in ``executorch_releases``."""
-    row = {"requested": requested, "release": release, "status": None, "detail": "", "seconds": None,
-           "plain": None, "snippet": None, "import_lifetime": None, "import_overloads": None,
-           "import_symbols": None, "executorch": None, "executorch_by_path": None,
-           "executorch_channels_last": None, "executorch_environment": None, "executorch_patch_tests": None,
-           "executorch_by_path_patched": None, "executorch_releases": None, "executorch_empty_constants": None,
-           "executorch_semantics": None, "executorch_stale_copies": None, "executorch_stale_copies_patched": None,
-           "executorch_precision": None, "executorch_precision_patched": None,
-           "constant_abs": None, "constant_abs_cpp": None, "cpu_semantics": None, "import_precision": None}
+    row = empty_row(requested, release)
     started = time.monotonic()
     executorch = executorch_versions[-1] if executorch_versions and Version(release) >= EXECUTORCH_INSTALLS_FROM \
         else None
@@ -219,7 +217,8 @@ def matrix_row(requested, release, *, cache, executorch_versions, timeout, progr
     try:
         python, how = prepare_environment(cache, release, executorch, timeout)
     except InstallFailed as error:
-        row.update(status="install_failed", detail=str(error), seconds=round(time.monotonic() - started, 1))
+        row.update(status=RowStatus.INSTALL_FAILED, detail=str(error),
+                   seconds=round(time.monotonic() - started, 1))
         return row
     progress(release, f"running the plain reproducer (environment: {how})")
     row["status"], row["detail"], row["plain"] = run_script(python, "plain_openvino.py", timeout)

@@ -29,6 +29,7 @@ from repro.reports import markdown as report_markdown
 from repro.reports import openvino_stale_copies as stale_copies_report
 from repro.reports import upstream as upstream_reports
 from repro.reports.markdown import code_block as md_block
+from repro.reports.matrix_row import MatrixRow, RowStatus, empty_row
 from tests.helpers import PROJECT, REPRO, run_cli, table_line
 from tests.release_behaviour import expected_symptoms
 
@@ -47,8 +48,7 @@ def recorded_rows(releases=None):
 
 
 def failure_row(status, detail, release="2024.5.0"):
-    return {"requested": release, "release": release, "status": status, "detail": detail, "seconds": 0.1,
-            "plain": None, "import_lifetime": None, "executorch": None}
+    return {**empty_row(release, release), "status": RowStatus(status), "detail": detail, "seconds": 0.1}
 
 
 def matrix_of(rows):
@@ -276,6 +276,7 @@ def test_real_matrix_from_one_release_bisects_the_boundaries_and_reuses_environm
     rows = json.loads((tmp_path / "out" / "matrix.json").read_text())["rows"]
     assert len(rows) < 27, "bisection, not every release"
     assert {row["release"] for row in rows} >= {"2023.0.0", "2026.4.1"}
+    assert all(row.keys() == MatrixRow.__annotations__.keys() for row in rows), "the rows are MatrixRows"
     # git bisect run's convention: 1 while the bug shows, which is every release the index has
     assert all(row["snippet"]["exit_code"] == 1 for row in rows), [(r["release"], r["snippet"]) for r in rows]
     report = (tmp_path / "reports" / "openvino-stale-copies.md").read_text()

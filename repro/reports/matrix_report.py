@@ -1,30 +1,8 @@
 """Turning the matrix's rows into the release table and its summary (the upstream reports built
 from the same rows are listed in ``repro/reports/upstream.py``).
 
-Pure functions over rows (dicts written by ``repro/matrix.py``), so they are tested on
-recorded results without installing anything. A row is::
-
-    {"release", "requested", "status", "detail", "seconds",
-     "plain": <plain_openvino.py --json report or None>,
-     "snippet": {"exit_code", "output"} of attachments/openvino_stale_copies.py,
-     "import_lifetime": {"exit_code", "output"} of attachments/openvino_import_lifetime.c, built and run
-                        as its report prints it (repro/attachment_commands.py),
-     "import_overloads": the same of attachments/openvino_import_overloads.cpp,
-     "import_symbols": the same of the `nm ... | grep import_model` line (which import the C API calls),
-     "executorch": <executorch_path.py --json report or None>,
-     "executorch_by_path": {"exit_code", "output", "stdout"} of attachments/executorch_frees_blob.py or None,
-     "executorch_channels_last": the same of attachments/executorch_channels_last.py or None,
-     "executorch_empty_constants": the same of attachments/executorch_empty_constants.py or None,
-     "executorch_releases": {executorch release: those ExecuTorch fields} with --executorch-versions,
-     "executorch_environment": `python -m torch.utils.collect_env` output or None,
-     "executorch_patch_tests": {series: {"with", "without", "subtests"}} of `python -m repro.harness.op_tests`,
-     "executorch_by_path_patched": the frees-blob run with the patched backend (--executorch-source) or None,
-     "executorch_stale_copies": {"exit_code", "output"} of attachments/executorch_stale_copies.py,
-     "executorch_stale_copies_patched": that run with the output-order backend (--executorch-source) or None,
-     "executorch_precision": {"exit_code", "output", "stdout"} of attachments/executorch_precision.py, at the
-                             CPU's default precision, or None,
-     "executorch_precision_patched": that run with the precision backend (--executorch-source) or None,
-     "import_precision": {"exit_code", "output"} of attachments/openvino_import_precision.py, at the CPU's default}
+Pure functions over rows (``repro/reports/matrix_row.py``'s ``MatrixRow``, as ``repro/matrix.py`` writes
+them), so they are tested on recorded results without installing anything.
 """
 
 from collections import Counter
@@ -34,6 +12,7 @@ from packaging.version import Version
 from repro.harness.outcomes import describe_counts
 from repro.reports import markdown as md
 from repro.reports import release_boundaries
+from repro.reports.matrix_row import RowStatus
 from repro.reports.release_boundaries import own_cpu_runs, program_verdict
 
 APIS = {"python": "Python", "c": "C", "cpp": "C++"}
@@ -42,9 +21,9 @@ SYMPTOMS = {"stale_output": "stale output", "wrong_downstream": "wrong sin",
             "input_overwritten": "input overwritten", "input_slot_is_output_buffer": "shared slot"}
 COLUMNS = [(api, order) for api in APIS for order in ORDERS]
 STATUS_MEANING = {
-    "bug": "bug reproduced", "ok": "behaves correctly", "untestable": "could not test (exit 125)",
-    "install_failed": "could not install", "crashed": "crashed", "timeout": "timed out",
-    "error": "script failed",
+    RowStatus.BUG: "bug reproduced", RowStatus.OK: "behaves correctly",
+    RowStatus.UNTESTABLE: "could not test (exit 125)", RowStatus.INSTALL_FAILED: "could not install",
+    RowStatus.CRASHED: "crashed", RowStatus.TIMEOUT: "timed out", RowStatus.ERROR: "script failed",
 }
 
 
