@@ -65,7 +65,8 @@ def build_runner(wheel, output):
 
 
 def run_once(runner, program, loader, library, libopenvino_c):
-    env = patches.environment(library_path=library, base={"OPENVINO_LIB_PATH": libopenvino_c, "PATH": "/usr/bin"})
+    env = patches.with_search_paths(library_path=library,
+                                    base={"OPENVINO_LIB_PATH": libopenvino_c, "PATH": "/usr/bin"})
     result = subprocess.run([str(runner), str(program), loader, str(FEATURES)], capture_output=True, text=True,
                             env=env, check=False, timeout=300)
     if result.returncode != 0:
@@ -86,7 +87,7 @@ def measure(python, source, repeats, folder):
     expected = float((folder / "expected_sum").read_text())
     libraries = {"stock": patches.build_backend(source, folder / "stock", wheel=wheel),
                  "blob-lifetime": patches.build_backend(source, folder / "blob-lifetime",
-                                                        patches.series(patches.BLOB_LIFETIME), wheel=wheel)}
+                                                        patches.patch_files(patches.BLOB_LIFETIME), wheel=wheel)}
     runner = folder / "runner"
     build_runner(wheel, runner)
     runs = []

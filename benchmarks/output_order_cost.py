@@ -77,7 +77,7 @@ def run_rounds(folder, libraries, rounds, repeats):
     """{model/candidate: {"median_ms": median of round medians, "correct": bool}}."""
     children = {runtime_name: ([sys.executable, "-m", "benchmarks.output_order_cost", "--child", runtime_name,
                                 "--folder", str(folder), "--repeats", str(repeats)],
-                               patches.environment(library_path=library))
+                               patches.with_search_paths(library_path=library))
                 for runtime_name, library in libraries.items()}
     return {key: run for (_, key), run in child_rounds(children, rounds).items()}
 
@@ -99,7 +99,7 @@ def main(argv=None):
         folder = Path(temporary)
         libraries = {"stock": patches.build_backend(source, folder / "stock"),
                      "output-order": patches.build_backend(source, folder / "output-order",
-                                                           patches.series(patches.OUTPUT_ORDER))}
+                                                           patches.patch_files(patches.OUTPUT_ORDER))}
         export_programs(folder)
         results = run_rounds(folder, libraries, args.rounds, args.repeats)
     ratios = {name: results[f"{name}/stock_program_output_order_runtime"]["median_ms"]

@@ -151,12 +151,12 @@ def run_with_patched_runtime(python, source, series_name, attachment, timeout):
         return {"exit_code": None, "output": "executorch is not importable in this environment"}
     with tempfile.TemporaryDirectory() as folder:
         try:
-            patches.build_backend(source, folder, patches.series(series_name), wheel=wheel)
+            patches.build_backend(source, folder, patches.patch_files(series_name), wheel=wheel)
         except patches.PatchFailed as error:
             return {"exit_code": None, "output": str(error)}
         # At the CPU's default precision (a caller's f32 cap taken away), as a user runs the reproducers.
         return run_attachment(python, attachment, timeout,
-                              env=patches.environment(library_path=folder, base=precision.without_cap()))
+                              env=patches.with_search_paths(library_path=folder, base=precision.without_cap()))
 
 
 def run_patch_tests(python, timeout):

@@ -68,14 +68,14 @@ OURS = re.compile(r"workaround|copysafe|repro[./]|catalogue|passthrough-gate|rel
 
 def commit_messages(name):
     """The lines of each commit message in series ``name`` (``git format-patch`` headers and body)."""
-    return [line for patch in patches.series(name)
+    return [line for patch in patches.patch_files(name)
             for line in patch.read_text().split("\n---\n", 1)[0].splitlines()]
 
 
 def changed_files(name):
     """{path in ExecuTorch: added lines} of series ``name``."""
     files, current = {}, None
-    for patch in patches.series(name):
+    for patch in patches.patch_files(name):
         for line in patch.read_text().splitlines():
             if line.startswith("+++ "):
                 current = line.removeprefix("+++ b/")
@@ -88,8 +88,8 @@ def changed_files(name):
 @pytest.mark.parametrize("name", ALL_SERIES)
 def test_series_python_files_apply_to_the_installed_backend(tmp_path, name):
     """The installed 1.5.1 backend's Python files are main's: every series' Python part applies to them."""
-    root = patches.overlay(tmp_path, patches.series(name), include="*.py")
-    installed = patches.installed("executorch.backends").parent
+    root = patches.overlay(tmp_path, patches.patch_files(name), include="*.py")
+    installed = patches.installed_folder("executorch.backends").parent
     for path in (path for path in changed_files(name) if path.endswith(".py")):
         patched, stock = root / "executorch" / path, installed / path
         assert patched.exists(), path
@@ -99,7 +99,7 @@ def test_series_python_files_apply_to_the_installed_backend(tmp_path, name):
 @pytest.mark.parametrize("name", ALL_SERIES)
 def test_series_applies_to_the_executorch_checkout(executorch_source, tmp_path, name):
     shutil.copytree(executorch_source / "backends" / "openvino", tmp_path / "backends" / "openvino")
-    patches.apply(patches.series(name), tmp_path)
+    patches.apply(patches.patch_files(name), tmp_path)
 
 
 @pytest.mark.parametrize("name", ALL_SERIES)
@@ -122,8 +122,8 @@ def flake8_findings(files, cwd):
 @pytest.mark.parametrize("name", patches.PYTHON_SERIES)
 def test_patched_python_passes_executorch_lint(tmp_path, name):
     """ufmt (black 24.4.2 + usort) clean at ExecuTorch's settings, and no flake8 finding the stock files lack."""
-    root = patches.overlay(tmp_path, patches.series(name))
-    stock = patches.installed("executorch.backends").parent  # the installed executorch package folder
+    root = patches.overlay(tmp_path, patches.patch_files(name))
+    stock = patches.installed_folder("executorch.backends").parent  # the installed executorch package folder
     files = [path for path in changed_files(name) if path.endswith(".py")]
     (root / "executorch" / "pyproject.toml").write_text(FORMATTER_SETTINGS)
     formatted = run_cli("python", "-m", "ufmt", "check", *files, cwd=root / "executorch")
@@ -137,7 +137,7 @@ def test_patched_python_passes_executorch_mypy(tmp_path):
     """Every series applied at once (the C++ ones: their op tests), the changed Python files checked as
     ExecuTorch's lintrunner does (its stock backends/openvino is mypy-clean, so any finding is ours). The
     cache lives in the environment: torch is analysed once per environment, not once per run."""
-    every_patch = [patch for name in ALL_SERIES for patch in patches.series(name)]
+    every_patch = [patch for name in ALL_SERIES for patch in patches.patch_files(name)]
     root = patches.overlay(tmp_path, every_patch, include="*.py") / "executorch"
     files = sorted({path for name in ALL_SERIES for path in changed_files(name) if path.endswith(".py")})
     (root / "mypy-settings.ini").write_text(MYPY_SETTINGS)
@@ -161,7 +161,7 @@ def test_every_series_passes_executorch_lintrunner(executorch_source, tmp_path):
     git = ["git", "-c", "user.name=gate", "-c", "user.email=gate@localhost"]
     for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "stock"]):
         subprocess.run([*git, *command], cwd=checkout, check=True, capture_output=True)
-    patches.apply([patch for name in ALL_SERIES for patch in patches.series(name)], checkout)
+    patches.apply([patch for name in ALL_SERIES for patch in patches.patch_files(name)], checkout)
     for command in (["add", "-A"], ["commit", "-q", "-m", "patched"]):
         subprocess.run([*git, *command], cwd=checkout, check=True, capture_output=True)
     env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])}
@@ -175,7 +175,7 @@ def test_runtime_patch_passes_executorch_clang_format(executorch_source, tmp_pat
     """clang-format 18 (ExecuTorch's requirements-lintrunner.txt) with the checkout's own .clang-format."""
     style = executorch_source / ".clang-format"
     assert style.is_file(), f"{executorch_source} has no .clang-format"
-    patches.patched_runtime(executorch_source, tmp_path, patches.series(name))
+    patches.patched_runtime(executorch_source, tmp_path, patches.patch_files(name))
     clang_format = Path(sys.executable).parent / "clang-format"
     result = run_cli(clang_format, f"--style=file:{style}", "--dry-run", "--Werror",
                      tmp_path / patches.RUNTIME / "OpenvinoBackend.cpp")
@@ -202,7 +202,7 @@ def test_upstream_partitioner_and_preprocess_pass_the_gates_copy_and_channels_la
            for case in copy_and_channels_last_cases()]
     result = run_cli("python", "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "0", "--tb=line",
                      "--partitioner", STOCK_PARTITIONER, *ids,
-                     env=patches.environment(python_path=patched_backend), timeout=1200)
+                     env=patches.with_search_paths(python_path=patched_backend), timeout=1200)
     output = result.stdout + result.stderr
     summary = output[output.find("candidate partitioner"):]
     assert re.search(r"copies +PASSED: \d+ passed, 0 failed", summary), output[-4000:]
@@ -214,7 +214,7 @@ def by_path_runs(library_dir):
     backend in ``library_dir`` first on LD_LIBRARY_PATH."""
     cases = [argument for case in catalogue.CONSTANT_CASES for argument in ("--case", case.name)]
     result = run_cli("python", "-m", "repro.executorch_path", *cases, "--json",
-                     env=patches.environment(library_path=library_dir), timeout=900)
+                     env=patches.with_search_paths(library_path=library_dir), timeout=900)
     report = json.loads(result.stdout)
     return {case["case"]: case["runs"]["path"]["outcome"] for case in report["cases"]}
 
@@ -224,7 +224,8 @@ def test_runtime_patch_makes_stock_programs_correct_by_path(executorch_source, t
     rebuild crashes where the release table says the wheel's library does, which proves the child runs the
     library built here."""
     unpatched = patches.build_backend(executorch_source, tmp_path / "unpatched")
-    patched = patches.build_backend(executorch_source, tmp_path / "patched", patches.series(patches.BLOB_LIFETIME))
+    patched = patches.build_backend(executorch_source, tmp_path / "patched",
+                                    patches.patch_files(patches.BLOB_LIFETIME))
     with ThreadPoolExecutor(2) as both:
         without, with_patch = both.map(by_path_runs, (unpatched, patched))
     assert set(with_patch.values()) == {"correct"}, with_patch
@@ -244,7 +245,7 @@ def copy_runs(library_dir):
     the backend in ``library_dir`` first on LD_LIBRARY_PATH."""
     cases = [argument for case in STALE_COPY_CASES for argument in ("--case", case)]
     result = run_cli("python", "-m", "repro.executorch_path", *cases, "--json",
-                     env=patches.environment(library_path=library_dir), timeout=900)
+                     env=patches.with_search_paths(library_path=library_dir), timeout=900)
     return {(case["case"], load): run["outcome"] for case in json.loads(result.stdout)["cases"]
             for load, run in case["runs"].items()}
 
@@ -252,9 +253,9 @@ def copy_runs(library_dir):
 def test_output_order_patch_makes_stock_copy_programs_correct_from_bytes_and_by_path(executorch_source, tmp_path):
     """Both backends keep the blob (``blob-lifetime``), so by-path loads compare the call order alone: without
     ``output-order`` every stale-copy program is wrong both ways, with it right, without a new export."""
-    blob = patches.series(patches.BLOB_LIFETIME)
+    blob = patches.patch_files(patches.BLOB_LIFETIME)
     unpatched = patches.build_backend(executorch_source, tmp_path / "unpatched", blob)
-    patched = patches.build_backend(executorch_source, tmp_path / "patched", blob + patches.series(
+    patched = patches.build_backend(executorch_source, tmp_path / "patched", blob + patches.patch_files(
         patches.OUTPUT_ORDER))
     with ThreadPoolExecutor(2) as both:
         without, with_patch = both.map(copy_runs, (unpatched, patched))
@@ -282,9 +283,9 @@ def test_each_runtime_series_adds_an_op_test_that_passes_with_it_and_fails_witho
 def test_stale_copies_reproducer_is_right_with_the_output_order_runtime(executorch_source, tmp_path):
     """The ExecuTorch stale-copies report's reproducer, with the runtime rebuilt with ``output-order``: what
     the report pastes under its runtime fix (the stock run is in tests/test_executorch_path.py)."""
-    library = patches.build_backend(executorch_source, tmp_path, patches.series(patches.OUTPUT_ORDER))
+    library = patches.build_backend(executorch_source, tmp_path, patches.patch_files(patches.OUTPUT_ORDER))
     result = run_cli("python", PROJECT / "repro" / "attachments" / "executorch_stale_copies.py",
-                     env=patches.environment(library_path=library))
+                     env=patches.with_search_paths(library_path=library))
     assert result.returncode == 0, result.stdout + result.stderr[-2000:]
     assert result.stdout.count("copy == x: True; sin == sin(x): True; x intact: True") == 2, result.stdout
 
@@ -295,9 +296,9 @@ def test_precision_reproducer_runs_at_f32_with_the_precision_runtime(executorch_
     pastes under its fix; the stock run is in tests/test_executorch_path.py)."""
     if not cpu_default_is_bf16():
         pytest.skip("this CPU computes f32 by default: the reproducer cannot show the bug or its fix")
-    library = patches.build_backend(executorch_source, tmp_path, patches.series(patches.PRECISION))
+    library = patches.build_backend(executorch_source, tmp_path, patches.patch_files(patches.PRECISION))
     result = run_cli("python", PROJECT / "repro" / "attachments" / "executorch_precision.py",
-                     env=patches.environment(library_path=library, base=precision.without_cap()))
+                     env=patches.with_search_paths(library_path=library, base=precision.without_cap()))
     assert result.returncode == 0, result.stdout + result.stderr[-2000:]
     assert float(result.stdout.split("max error against float64: ")[1].split()[0]) < 1e-4, result.stdout
 
@@ -308,7 +309,7 @@ def test_frees_blob_reports_rebuild_lines_run_as_printed(executorch_source, tmp_
     from repro.reports import executorch_frees_blob as report
 
     checkout = tmp_path / "executorch"
-    patches.patched_runtime(executorch_source, checkout, patches.series(patches.BLOB_LIFETIME))
+    patches.patched_runtime(executorch_source, checkout, patches.patch_files(patches.BLOB_LIFETIME))
     shutil.copy(report.EXECUTORCH_REPRODUCER, checkout)
     env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])}
     result = run_cli("bash", "-ec", "\n".join(report.rebuild_lines()), cwd=checkout, env=env, timeout=900)

@@ -549,11 +549,12 @@ def report_markdown_block(report, heading):
 
 
 @pytest.mark.parametrize(("render", "patches"), [
-    (executorch_frees_blob.executorch_frees_blob, executorch_patches.series(executorch_patches.BLOB_LIFETIME)),
+    (executorch_frees_blob.executorch_frees_blob,
+     executorch_patches.patch_files(executorch_patches.BLOB_LIFETIME)),
     (executorch_channels_last.executorch_channels_last,
-     executorch_patches.series(executorch_patches.CHANNELS_LAST)),
-    (executorch_semantics.executorch_semantics, executorch_patches.series(executorch_patches.SEMANTICS)),
-    (executorch_precision.executorch_precision, executorch_patches.series(executorch_patches.PRECISION))])
+     executorch_patches.patch_files(executorch_patches.CHANNELS_LAST)),
+    (executorch_semantics.executorch_semantics, executorch_patches.patch_files(executorch_patches.SEMANTICS)),
+    (executorch_precision.executorch_precision, executorch_patches.patch_files(executorch_patches.PRECISION))])
 def test_executorch_report_carries_its_tracked_patches_inline(render, patches):
     fix = report_markdown_block(render(executorch_matrix()), "## Proposed fix")
     for patch in patches:

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.executorch
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory):
+def target(tmp_path_factory):
     """The project pip-installed (--no-deps: the env already has executorch and openvino) into a folder."""
     root = tmp_path_factory.mktemp("packaging")
     source = package_source(root)
@@ -26,19 +26,19 @@ def installed(tmp_path_factory):
     return root / "site"
 
 
-def run_elsewhere(installed, tmp_path, *command):
-    return run_cli(*command, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(installed)}, timeout=300)
+def run_elsewhere(target, tmp_path, *command):
+    return run_cli(*command, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(target)}, timeout=300)
 
 
-def test_it_ships_the_workaround_package_typed_and_the_checker_command_only(installed):
-    shipped = sorted(p.name for p in installed.iterdir() if not p.name.endswith(".dist-info"))
+def test_it_ships_the_workaround_package_typed_and_the_checker_command_only(target):
+    shipped = sorted(p.name for p in target.iterdir() if not p.name.endswith(".dist-info"))
     assert shipped == ["bin", "workaround"]
-    assert (installed / "bin" / "openvino-pte-check").exists()
-    assert (installed / "workaround" / "py.typed").exists()
+    assert (target / "bin" / "openvino-pte-check").exists()
+    assert (target / "workaround" / "py.typed").exists()
 
 
-def test_the_partitioner_is_an_extra_and_the_plain_install_needs_only_openvino_flatbuffers_and_numpy(installed):
-    [metadata] = installed.glob("*.dist-info/METADATA")
+def test_the_partitioner_is_an_extra_and_the_plain_install_needs_only_openvino_flatbuffers_and_numpy(target):
+    [metadata] = target.glob("*.dist-info/METADATA")
     requires = [line.removeprefix("Requires-Dist: ") for line in metadata.read_text().splitlines()
                 if line.startswith("Requires-Dist: ")]
     plain = sorted(r for r in requires if "extra ==" not in r)
@@ -72,23 +72,23 @@ def test_an_executorch_outside_the_range_stops_the_import_with_one_line(tmp_path
         "(the releases its gate runs green); this environment has executorch 1.3.1")
 
 
-def test_the_partitioner_imports_from_anywhere(installed, tmp_path):
-    result = run_elsewhere(installed, tmp_path, sys.executable, "-c",
+def test_the_partitioner_imports_from_anywhere(target, tmp_path):
+    result = run_elsewhere(target, tmp_path, sys.executable, "-c",
                            "import workaround; from workaround import CopySafeOpenvinoPartitioner; "
                            "print(workaround.__file__)")
     assert result.returncode == 0, result.stderr[-2000:]
-    assert result.stdout.strip() == str(installed / "workaround" / "__init__.py")
+    assert result.stdout.strip() == str(target / "workaround" / "__init__.py")
 
 
-def test_importing_the_package_does_not_import_torch(installed, tmp_path):
-    result = run_elsewhere(installed, tmp_path, sys.executable, "-c",
+def test_importing_the_package_does_not_import_torch(target, tmp_path):
+    result = run_elsewhere(target, tmp_path, sys.executable, "-c",
                            "import sys, workaround; print('torch' in sys.modules)")
     assert result.stdout.strip() == "False", result.stderr[-2000:]
 
 
-def test_the_checker_command_reports_a_shipped_program(installed, tmp_path, lowered_case):
+def test_the_checker_command_reports_a_shipped_program(target, tmp_path, lowered_case):
     pte = lowered_case("upstream_clone_sin")["pte"]
-    result = run_elsewhere(installed, tmp_path, str(installed / "bin" / "openvino-pte-check"), pte)
+    result = run_elsewhere(target, tmp_path, str(target / "bin" / "openvino-pte-check"), pte)
     assert result.returncode == 1, result.stderr[-2000:]
     assert f"{pte}: 1 OpenVINO delegate(s), AFFECTED" in result.stdout
 

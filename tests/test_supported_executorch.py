@@ -25,7 +25,7 @@ def test_a_release_outside_the_range_is_one_line_naming_the_range(found):
 
 
 def test_a_missing_entry_point_is_one_line_naming_the_range(monkeypatch):
-    monkeypatch.setattr(supported, "installed", lambda: "1.5.1")
+    monkeypatch.setattr(supported, "installed_release", lambda: "1.5.1")
 
     class OpenvinoPartitioner:
         pass

@@ -32,7 +32,7 @@ def release(text):
 
 
 @functools.cache
-def installed():
+def installed_release():
     try:
         return version("executorch")
     except PackageNotFoundError:
@@ -42,7 +42,7 @@ def installed():
 
 def require(found=None):
     """Raise UnsupportedExecutorch unless ``found`` (default: the installed release) is in the range."""
-    found = found or installed()
+    found = found or installed_release()
     if not release(OLDEST) <= release(found) <= release(NEWEST):
         raise UnsupportedExecutorch(f"the workaround supports {RANGE} (the releases its gate runs green); "
                                     f"this environment has executorch {found}")
@@ -53,6 +53,6 @@ def entry_point(owner, name):
     missing from the installed release."""
     require()
     if name not in owner.__dict__:
-        raise UnsupportedExecutorch(f"executorch {installed()} has no {owner.__name__}.{name}, which the "
+        raise UnsupportedExecutorch(f"executorch {installed_release()} has no {owner.__name__}.{name}, which the "
                                     f"workaround replaces; it supports {RANGE}")
     return owner.__dict__[name]

@@ -40,7 +40,7 @@ class PatchFailed(RuntimeError):
     """A patch does not apply, or the patched backend does not build; the message says which and why."""
 
 
-def series(name):
+def patch_files(name):
     """The patch files of series ``name``, in the order they apply."""
     patches = sorted((PATCHES / name).glob("*.patch"))
     if not patches:
@@ -50,7 +50,7 @@ def series(name):
 
 def python_series(names=PYTHON_SERIES):
     """The patch files of the Python series ``names``, series by series in the order they apply."""
-    return [patch for name in names for patch in series(name)]
+    return [patch for name in names for patch in patch_files(name)]
 
 
 def apply(patches, directory, include=None):
@@ -64,7 +64,7 @@ def apply(patches, directory, include=None):
             raise PatchFailed(f"{patch.name} does not apply in {directory}: {result.stderr.strip()}")
 
 
-def installed(package):
+def installed_folder(package):
     """The folder of an installed package (``executorch.backends``), as this interpreter imports it."""
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
@@ -75,7 +75,7 @@ def installed(package):
 def overlay(folder, patches, include=None):
     """``folder`` holding ``executorch/backends`` with the installed OpenVINO backend copied and patched (see
     the module docstring); returns ``folder``, to put first on ``PYTHONPATH``."""
-    backends = installed("executorch.backends")
+    backends = installed_folder("executorch.backends")
     root = Path(folder)
     copy = root / "executorch" / "backends"
     copy.mkdir(parents=True)
@@ -122,7 +122,7 @@ def build_backend(source, folder, patches=(), wheel=None):
     """Compile ``libexecutorch_backend_openvino.so`` from ``source``'s runtime with ``patches`` applied, into
     ``folder``, against the executorch package folder ``wheel`` (default: the one this interpreter imports;
     see the module docstring); returns ``folder``, to put first on ``LD_LIBRARY_PATH``."""
-    wheel = Path(wheel) if wheel else installed("executorch")
+    wheel = Path(wheel) if wheel else installed_folder("executorch")
     tree = patched_runtime(source, Path(folder) / "source", patches)
     compiler = os.environ.get("CXX", "g++")
     command = build_command(compiler, wheel, tree / RUNTIME / "OpenvinoBackend.cpp",
@@ -143,8 +143,9 @@ def build_command(compiler, wheel, source_file, library):
             str(source_file), "-o", str(library), f"-L{wheel}/lib", "-lexecutorch", "-ldl"]
 
 
-def environment(python_path=None, library_path=None, base=None):
-    """``base`` (default: this process's environment) with the folders put first on the search paths."""
+def with_search_paths(python_path=None, library_path=None, base=None):
+    """Environment variables for a child: ``base`` (default: this process's) with the folders put first on
+    PYTHONPATH and LD_LIBRARY_PATH."""
     env = dict(os.environ if base is None else base)
     for variable, folder in (("PYTHONPATH", python_path), ("LD_LIBRARY_PATH", library_path)):
         if folder is not None:
@@ -189,7 +190,7 @@ def main(argv=None):
             print(f"PYTHONPATH={args.folder.resolve()}")
         else:
             args.folder.mkdir(parents=True)
-            build_backend(source, args.folder, [patch for name in RUNTIME_SERIES for patch in series(name)])
+            build_backend(source, args.folder, [patch for name in RUNTIME_SERIES for patch in patch_files(name)])
             print(f"LD_LIBRARY_PATH={args.folder.resolve()}")
     except PatchFailed as error:
         parser.exit(1, f"{parser.prog}: {error}\n")

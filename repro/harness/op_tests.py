@@ -55,7 +55,7 @@ def run_op_tests(folder, paths, *, with_workaround=False, overlay=None, library_
             "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), environment.get("PYTHONPATH")]))}
     command = [sys.executable, "-m", "pytest", "-q", "-p", "repro.harness.op_test_outcomes", "-p",
                "no:cacheprovider", "--rootdir", str(folder), *map(str, paths)]
-    env = patches.environment(python_path=overlay, library_path=library_path, base=base)
+    env = patches.with_search_paths(python_path=overlay, library_path=library_path, base=base)
     result = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=timeout,
                             check=False)
     if result.returncode < 0 and not outcomes.exists():
@@ -114,7 +114,7 @@ def runtime_with_and_without(source, folder):
     precision (a caller's f32 cap taken away: ``precision``'s tests are about it). Returns {series: {"with":
     {test: outcome}, "without": ...}}, a crashed file's tests as {file name: CRASHED}."""
     folder = Path(folder)
-    runtime_patches = [patch for name in patches.RUNTIME_SERIES for patch in patches.series(name)]
+    runtime_patches = [patch for name in patches.RUNTIME_SERIES for patch in patches.patch_files(name)]
     roots = {"with": patches.overlay(folder / "overlay-with", runtime_patches, include="*.py"),
              "without": patches.overlay(folder / "overlay-without", runtime_patches, include=patches.OP_TESTS)}
     libraries = {"with": patches.build_backend(source, folder / "with", runtime_patches),

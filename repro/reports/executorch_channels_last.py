@@ -49,7 +49,7 @@ RELATED = md.bullets([
 
 def executorch_channels_last(matrix):
     rows = matrix["rows"]
-    refuse, convert = patches.series(patches.CHANNELS_LAST)
+    refuse, convert = patches.patch_files(patches.CHANNELS_LAST)
     op_tests = et.op_test_results(rows, patches.CHANNELS_LAST, "backends/openvino/tests/ops/test_dim_order.py",
                                   "both patches")
     return md.issue(

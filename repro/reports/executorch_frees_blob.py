@@ -39,7 +39,7 @@ def rebuild_lines():
 
 def executorch_frees_blob(matrix):
     rows = matrix["rows"]
-    fix, test = patches.series(patches.BLOB_LIFETIME)
+    fix, test = patches.patch_files(patches.BLOB_LIFETIME)
     return md.issue(
         "[OpenVINO] OpenvinoBackend::init frees the delegate blob that OpenVINO 2026.4 keeps reading: "
         ".pte loaded by path crashes",

@@ -27,7 +27,7 @@ COST = md.table(
 
 def executorch_precision(matrix):
     rows = matrix["rows"]
-    runtime, preprocess, test = patches.series(patches.PRECISION)
+    runtime, preprocess, test = patches.patch_files(patches.PRECISION)
     return md.issue(
         "[OpenVINO] The backend cannot run an f32 model in f32 on CPUs with AVX-512 BF16 or AMX: no compile "
         "spec reaches OpenVINO's precision",

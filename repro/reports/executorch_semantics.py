@@ -32,7 +32,7 @@ FACTS = md.bullets([
 
 def executorch_semantics(matrix):
     rows = matrix["rows"]
-    partitioner, tests = patches.series(patches.SEMANTICS)
+    partitioner, tests = patches.patch_files(patches.SEMANTICS)
     op_tests = et.op_test_results(rows, patches.SEMANTICS, "backends/openvino/tests/ops/test_semantics.py",
                                   "the patches")
     return md.issue(

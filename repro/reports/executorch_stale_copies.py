@@ -44,8 +44,8 @@ def scope(rows):
 
 def executorch_stale_copies(matrix):
     rows = matrix["rows"]
-    fix, fix_test = patches.series(patches.OUTPUT_ORDER)
-    exclusion = patches.series(patches.COPY_EXCLUSION)
+    fix, fix_test = patches.patch_files(patches.OUTPUT_ORDER)
+    exclusion = patches.patch_files(patches.COPY_EXCLUSION)
     op_tests = et.op_test_results(rows, patches.COPY_EXCLUSION, "backends/openvino/tests/ops/test_copy.py",
                                   "the partitioner patches")
     return md.issue(

@@ -119,7 +119,7 @@ def same_on_every_device(row):
     return len(lines) == 3 and len(checks) == 1
 
 
-def environment(newest):
+def environment_section(newest):
     devices = ("`AUTO:CPU` and `HETERO:CPU` give the same wrong values (the snippet runs all three)"
                if same_on_every_device(newest) else "the snippet also runs `AUTO:CPU` and `HETERO:CPU`")
     return template_fields(
@@ -300,7 +300,7 @@ def openvino_stale_copies(matrix):
         "[Bug]: [CPU] Output fed directly by a Parameter is never written when set_output_tensor follows "
         "set_input_tensor",
         [("Summary", summary(rows, available)),
-         ("Environment", environment(newest), "OpenVINO, OS, CPU, build"),
+         ("Environment", environment_section(newest), "OpenVINO, OS, CPU, build"),
          ("Step-by-step reproduction", reproduction(rows, newest)),
          ("Relevant log output", log_output(rows, newest), "What the reproducers print, verbatim"),
          ("Releases", releases(rows, available), "Per release"),
