@@ -22,7 +22,7 @@ from repro.harness.cli import ExitStatus
 from repro.harness.outcomes import AT_EXPORT, Outcome
 
 
-def cell(record, load):
+def load_cell(record, load):
     """One table cell: how the program ran when loaded that way."""
     if record["outcome"] in AT_EXPORT:
         return f"{record['outcome'].replace('_', ' ')}: {record['lowering_error'][:100]}"
@@ -37,7 +37,7 @@ def cell(record, load):
 
 def table(records, loads):
     lines = ["| model | partitioner | " + " | ".join(loads) + " |", "|---|---|" + "---|" * len(loads)]
-    lines += [f"| {r['case']} | {r['partitioner']} | " + " | ".join(cell(r, load) for load in loads) + " |"
+    lines += [f"| {r['case']} | {r['partitioner']} | " + " | ".join(load_cell(r, load) for load in loads) + " |"
               for r in records]
     return "\n".join(lines)
 

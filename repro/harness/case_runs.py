@@ -41,7 +41,8 @@ def max_abs_diff(actual, expected):
     return float((actual - expected).abs()[differs].max()) if differs.any() else 0.0
 
 
-def dim_order(tensor):
+def tensor_dim_order(tensor):
+    """A real tensor's dim order as a list (JSON-ready; [] for a 0-d tensor)."""
     return list(tensor.dim_order()) if tensor.dim() else []
 
 
@@ -50,7 +51,7 @@ def declared_dim_orders(edge):
     torch.export itself returns a contiguous copy for a view eager keeps strided (reshape of a
     channels-last tensor): no ExecuTorch program can return eager's dim order there."""
     output = next(node for node in edge.exported_program().graph.nodes if node.op == "output")
-    return [dim_order(arg.meta["val"]) for arg in output.args[0]]
+    return [tensor_dim_order(arg.meta["val"]) for arg in output.args[0]]
 
 
 def compare_outputs(case, actual, expected, declared):
@@ -62,9 +63,9 @@ def compare_outputs(case, actual, expected, declared):
         tolerance = 0.0 if index in case.exact_outputs else case.atol
         diff = max_abs_diff(got, want)
         rows.append({"index": index, "shape": list(want.shape), "dtype": str(want.dtype).removeprefix("torch."),
-                     "dim_order": declared[index], "eager_dim_order": dim_order(want),
-                     "actual_dim_order": dim_order(got), "tolerance": tolerance, "max_abs_diff": diff,
-                     "ok": diff <= tolerance and dim_order(got) == declared[index]})
+                     "dim_order": declared[index], "eager_dim_order": tensor_dim_order(want),
+                     "actual_dim_order": tensor_dim_order(got), "tolerance": tolerance, "max_abs_diff": diff,
+                     "ok": diff <= tolerance and tensor_dim_order(got) == declared[index]})
     return rows
 
 

@@ -32,12 +32,12 @@ def reads_caller_buffer(row):
     return program_verdict(row.get("import_lifetime"))
 
 
-def measured(row):
+def was_measured(row):
     return reads_caller_buffer(row) is not None
 
 
 def verdicts(rows):
-    return {row["release"]: reads_caller_buffer(row) for row in rows if measured(row)}
+    return {row["release"]: reads_caller_buffer(row) for row in rows if was_measured(row)}
 
 
 def called_overload(row):
@@ -63,7 +63,7 @@ def overload_results(row):
 
 def not_measured_line(rows):
     """One line for the releases where the C program could not be built or run, with the reason(s) seen."""
-    missing = [row for row in by_release(rows) if not measured(row)]
+    missing = [row for row in by_release(rows) if not was_measured(row)]
     if not missing:
         return ""
     reasons = sorted({reason(row) for row in missing})
@@ -87,9 +87,9 @@ def table_cells(row):
             results.get("std::istream&", "-"), results.get("const ov::Tensor&", "-"))
 
 
-def release_table(rows):
+def lifetime_table(rows):
     """One line per stretch of measured neighbouring releases with the same cells."""
-    lines = [[stretch, *cells] for cells, stretch in neighbour_groups(filter(measured, rows), table_cells)]
+    lines = [[stretch, *cells] for cells, stretch in neighbour_groups(filter(was_measured, rows), table_cells)]
     header = ["releases (count)", f"`{IMPORT_REPRODUCER.name}`",
               "`ov_core_import_model` calls `Core::import_model(…)` with",
               "C++ `import_model(std::istream&)` over caller memory", "C++ `import_model(const ov::Tensor&)`"]
@@ -196,7 +196,7 @@ def openvino_import_lifetime(matrix):
     newest = newest_bad(rows)
     if newest is None:
         return md.issue("No release run reads the caller's buffer after ov_core_import_model",
-                        [("Releases", release_table(rows) + "\n\n" + not_measured_line(rows))])
+                        [("Releases", lifetime_table(rows) + "\n\n" + not_measured_line(rows))])
     fields = template_fields(newest, device_note="",
                              framework="OpenVINO's C API alone (found through ExecuTorch's OpenVINO backend)",
                              model="synthetic IR in the program, `y = x + c` (c a 2x3 f32 Constant)")
@@ -217,7 +217,7 @@ it in a stream that the plugin copied from."""),
          ("Environment", fields, "OpenVINO, OS, CPU, build"),
          ("Step-by-step reproduction", reproduction(newest)),
          ("Relevant log output", log_output(rows, newest), "What the program prints, verbatim"),
-         ("Releases", release_table(rows) + "\n\n" + not_measured_line(rows), "Per release"),
+         ("Releases", lifetime_table(rows) + "\n\n" + not_measured_line(rows), "Per release"),
          ("Cause", cause(rows, newest), "Measured in each wheel, and read in source"),
          ("Proposed fix", PROPOSED_FIX),
          ("Impact", f"""\
