@@ -136,8 +136,7 @@ class ProgramRunner:
         tail = self._log_tail()
         if timed_out:
             return ProgramRun(RunStatus.TIMED_OUT, f"no answer within {self.timeout} s; log: {tail}")
-        how = signal.Signals(-code).name if code < 0 else f"exit {code}"
-        return ProgramRun(RunStatus.CRASHED, f"crashed: {how}; log: {tail}")
+        return ProgramRun(RunStatus.CRASHED, f"crashed: {how_it_ended(code)}; log: {tail}")
 
     def _log_tail(self):
         """The last lines the child printed about the current program."""
@@ -147,6 +146,12 @@ class ProgramRunner:
         if STARTING in lines:  # a fresh child's import chatter comes before its first program
             lines = lines[len(lines) - lines[::-1].index(STARTING):]
         return " / ".join(lines[-3:])
+
+
+def how_it_ended(code):
+    """A dead process's exit code (negative: the signal that killed it) as the detail says it: "SIGSEGV",
+    "exit 1"."""
+    return signal.Signals(-code).name if code < 0 else f"exit {code}"
 
 
 # --- The child ----------------------------------------------------------------------------
@@ -181,12 +186,10 @@ def child_main(load):
                 traceback.print_exc()
                 os._exit(1)
             os._exit(0)
-        _, status = os.waitpid(worker, 0)
-        if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+        code = os.waitstatus_to_exitcode(os.waitpid(worker, 0)[1])
+        if code == 0:
             return
-        how = signal.Signals(os.WTERMSIG(status)).name if os.WIFSIGNALED(status) else \
-            f"exit {os.WEXITSTATUS(status)}"
-        replies.write(json.dumps({"status": RunStatus.CRASHED, "detail": how}) + "\n")
+        replies.write(json.dumps({"status": RunStatus.CRASHED, "detail": how_it_ended(code)}) + "\n")
         replies.flush()
 
 
