@@ -36,7 +36,7 @@ _HOMES = {
 __all__ = list(_HOMES)
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> object:
     if name not in _HOMES:
         raise AttributeError(f"module 'workaround' has no attribute {name!r}")
     return getattr(importlib.import_module(_HOMES[name]), name)

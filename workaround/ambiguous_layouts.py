@@ -6,6 +6,7 @@ serializer derives (0, 2, 1, 3) from the same strides (``workaround.layouts``), 
 """
 
 import torch
+from torch.export import ExportedProgram
 
 from workaround.copy_ops import aten_op
 from workaround.dim_order import is_ambiguous
@@ -15,7 +16,7 @@ DIM_ORDER_OPS = {torch.ops.dim_order_ops._clone_dim_order.default,
                  torch.ops.dim_order_ops._to_dim_order_copy.default}
 
 
-def declare_ambiguous_layouts_default(exported_program):
+def declare_ambiguous_layouts_default(exported_program: ExportedProgram) -> None:
     """Read every user input whose strides fit the default dim order as well as its own as default,
     ask dim-order ops whose result is such a tensor for the default order, and derive every other
     tensor's layout again from there.
@@ -46,5 +47,6 @@ def declare_ambiguous_layouts_default(exported_program):
             return
         placeholders = [node.meta["val"] for node in graph_module.graph.nodes if node.op == "placeholder"]
         fake_mode = detect_fake_mode(placeholders)
+        assert fake_mode is not None, "an exported program's placeholders hold fake tensors"
         with fake_mode:
             FakeTensorProp(graph_module, fake_mode).propagate_dont_convert_inputs(*placeholders)

@@ -28,15 +28,24 @@ its dim orders from a stock one.
 ``uninstall()`` restores the stock one.
 """
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 import torch
 from executorch.backends.openvino.preprocess import OpenvinoBackend
 from executorch.exir.backend.backend_details import PreprocessResult
+from torch.export import ExportedProgram
 
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, int64_mark, mark
 from workaround.dim_order import dim_order, is_default
 from workaround.patches import MethodPatch
 from workaround.provenance import made_by_workaround
+
+# OpenVINO ships no type information: its models and nodes are these, for the reader.
+OpenvinoModel = Any
+OpenvinoNode = Any
+DimOrder = Sequence[int] | None
 
 # A CompileSpec of this key ("f32", "bf16", "f16") reaches compile_model as INFERENCE_PRECISION_HINT;
 # the stock preprocess ignores it (its only working keys are "device" and, as a string, "config").
@@ -46,7 +55,7 @@ TORCH_TO_OPENVINO_TYPES = {torch.float32: "f32", torch.float64: "f64", torch.flo
                            torch.uint8: "u8", torch.bool: "boolean"}
 
 
-def boundary_values(edge_program):
+def boundary_values(edge_program: ExportedProgram) -> tuple[list[object], list[object]]:
     """(the example value of each user input, of each output) of a partition; None for non-nodes."""
     user_inputs = set(edge_program.graph_signature.user_inputs)
     inputs = [node.meta.get("val") for node in edge_program.graph.nodes
@@ -57,13 +66,13 @@ def boundary_values(edge_program):
     return inputs, outputs
 
 
-def constant(values):
+def constant(values: Sequence[int] | int) -> OpenvinoNode:
     import openvino.opset8 as ops
 
     return ops.constant(np.array(values, dtype=np.int64))
 
 
-def read_input_in(model, index, order):
+def read_input_in(model: OpenvinoModel, index: int, order: list[int]) -> None:
     """Input ``index`` arrives as the bytes of a tensor in dim order ``order``, labelled with its sizes."""
     import openvino.opset8 as ops
 
@@ -77,7 +86,7 @@ def read_input_in(model, index, order):
     new.output(0).get_tensor().set_names(old.output(0).get_names() | {mark(INPUT_MARK, index, order)})
 
 
-def write_output_in(model, index, order):
+def write_output_in(model: OpenvinoModel, index: int, order: list[int]) -> None:
     """Output ``index`` is written as the bytes of a tensor in dim order ``order``."""
     import openvino.opset8 as ops
 
@@ -89,11 +98,12 @@ def write_output_in(model, index, order):
     model.outputs[index].get_tensor().set_names({mark(OUTPUT_MARK, index, order)})
 
 
-def is_int64(value):
+def is_int64(value: object) -> bool:
     return isinstance(value, torch.Tensor) and value.dtype is torch.int64
 
 
-def mark_int64_boundaries(model, examples, output_values):
+def mark_int64_boundaries(model: OpenvinoModel, examples: Sequence[object],
+                          output_values: Sequence[object]) -> None:
     """Name every int64 boundary tensor as proven within int32: the partitioner handed back every node whose
     int64 values it could not prove so (``workaround.semantics``), and the checker reads the names back."""
     ports = [*model.inputs, *model.outputs]
@@ -103,18 +113,19 @@ def mark_int64_boundaries(model, examples, output_values):
             port.get_tensor().set_names(port.get_names() | {int64_mark(position)})
 
 
-def honour_dim_orders(model, input_orders, output_orders):
+def honour_dim_orders(model: OpenvinoModel, input_orders: Sequence[DimOrder],
+                      output_orders: Sequence[DimOrder]) -> None:
     """Convert every non-default boundary tensor inside ``model`` (an ``ov.Model``), in place."""
     for index, order in enumerate(input_orders):
-        if not is_default(order):
+        if order is not None and not is_default(order):
             read_input_in(model, index, list(order))
     for index, order in enumerate(output_orders):
-        if not is_default(order):
+        if order is not None and not is_default(order):
             write_output_in(model, index, list(order))
     model.validate_nodes_and_infer_types()
 
 
-def convert(graph_module, example_inputs):
+def convert(graph_module: torch.fx.GraphModule, example_inputs: Sequence[Any]) -> OpenvinoModel:
     """The partition as an ``ov.Model``, converted and typed the way ``openvino_compile`` does it."""
     from openvino import PartialShape, Type
     from openvino.frontend import FrontEndManager
@@ -135,7 +146,7 @@ def convert(graph_module, example_inputs):
     return model
 
 
-def preprocess(cls, edge_program, compile_specs):
+def preprocess(cls: type, edge_program: ExportedProgram, compile_specs: Sequence[Any]) -> PreprocessResult:
     """OpenvinoBackend.preprocess, honouring each boundary tensor's dim order (see the module docstring)."""
     from executorch.backends.openvino._passes import DecomposeFloorDividePass
     from executorch.exir.passes.memory_format_ops_pass import DimOrderOpsRevertPass

@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING
 
 from workaround import pte_reader
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, read_mark
-from workaround.computed_differently import SEMANTICS, exported_model_findings, semantics_findings
+from workaround.computed_differently import SEMANTICS, CompiledModel, exported_model_findings, semantics_findings
 from workaround.layouts import same_layout
 from workaround.provenance import OPENVINO_BACKEND
 
@@ -88,7 +88,7 @@ class UnreadableProgram(ValueError):
     """The bytes are not an ExecuTorch program."""
 
 
-def openvino_delegates(pte_bytes):
+def openvino_delegates(pte_bytes: bytes) -> list[pte_reader.Delegate]:
     """Every OpenVINO delegate in a serialized program, with the tensors its call passes."""
     if len(pte_bytes) < 8 or pte_bytes[4:6] != b"ET":
         raise UnreadableProgram("no ExecuTorch program identifier ('ET..') at byte 4")
@@ -99,15 +99,15 @@ def openvino_delegates(pte_bytes):
     return [delegate for delegate in found if delegate.backend == OPENVINO_BACKEND]
 
 
-def pass_through_outputs(compiled):
+def pass_through_outputs(compiled: CompiledModel) -> list[tuple[int, str]]:
     """Indices of outputs of the compiled model that are fed directly by a Parameter and share its tensor, with
     its name. Sharing is the bug: a Result fed by a Parameter in the model itself shares the Parameter's tensor
     (one slot in the infer request, never written with inputs set first); one that OpenVINO's compilation left
     fed by a Parameter (an integer ``x + 0`` or ``x * 1`` it eliminated) keeps its own tensor name, and the
     plugin writes it (measured: right on repeated runs with changing inputs)."""
     runtime_model = compiled.get_runtime_model()
-    input_names = set().union(*(port.get_names() for port in compiled.inputs))
-    found = []
+    input_names: set[str] = set().union(*(port.get_names() for port in compiled.inputs))
+    found: list[tuple[int, str]] = []
     for index, result in enumerate(runtime_model.get_results()):
         source = result.input_value(0).get_node()
         if source.get_type_name() == "Parameter" and compiled.outputs[index].get_names() & input_names:
@@ -115,10 +115,10 @@ def pass_through_outputs(compiled):
     return found
 
 
-def honoured_dim_orders(compiled):
+def honoured_dim_orders(compiled: CompiledModel) -> dict[int, list[int]]:
     """The argument positions (inputs, then outputs) whose dim order the compiled model marks as read
     or written in that order, with the order: {position: [dim order]}."""
-    honoured = {}
+    honoured: dict[int, list[int]] = {}
     for offset, prefix, ports in ((0, INPUT_MARK, compiled.inputs), (len(compiled.inputs), OUTPUT_MARK,
                                                                      compiled.outputs)):
         for index, port in enumerate(ports):
@@ -128,11 +128,11 @@ def honoured_dim_orders(compiled):
     return honoured
 
 
-def unhonoured_dim_orders(delegate, compiled):
+def unhonoured_dim_orders(delegate: pte_reader.Delegate, compiled: CompiledModel) -> list[tuple[int, list[int]]]:
     """(position, dim order) of each argument laid out unlike both the default and what the model honours.
     Compared as layouts: size-1 dims make several dim orders mean the same bytes."""
     honoured = honoured_dim_orders(compiled)
-    found = []
+    found: list[tuple[int, list[int]]] = []
     for position, argument in enumerate(delegate.arguments):
         if argument is None:
             continue
@@ -150,9 +150,9 @@ UNRUNNABLE = {
 }
 
 
-def unrunnable_arguments(delegate, compiled):
+def unrunnable_arguments(delegate: pte_reader.Delegate, compiled: CompiledModel) -> list[tuple[str, int, str]]:
     """(kind, position, what) for each argument the delegate cannot run (see the module docstring)."""
-    found = []
+    found: list[tuple[str, int, str]] = []
     for position, argument in enumerate(delegate.arguments):
         if argument is None:
             continue
@@ -168,7 +168,7 @@ class BlobNotOpened(RuntimeError):
     features) that compiled it."""
 
 
-def open_blob(index, delegate):
+def open_blob(index: int, delegate: pte_reader.Delegate) -> CompiledModel:
     from importlib.metadata import version
 
     import openvino as ov
@@ -182,7 +182,7 @@ def open_blob(index, delegate):
                             f"model ({reason}): checked what the program's own metadata shows only") from error
 
 
-def compiled_model_findings(index, delegate, compiled):
+def compiled_model_findings(index: int, delegate: pte_reader.Delegate, compiled: CompiledModel) -> list[Finding]:
     """What only the compiled model shows: pass-through outputs, unhonoured dim orders, unrunnable arguments."""
     findings = [Finding("pass_through_output", index, output,
                         f"output {output} of OpenVINO delegate {index} is input '{name}' passed straight "
@@ -210,7 +210,7 @@ class Precision:
     spec: str | None  # the compile spec that asks
 
 
-def precision(index, delegate, compiled):
+def precision(index: int, delegate: pte_reader.Delegate, compiled: CompiledModel) -> Precision:
     """What precision the delegate runs at here, and what it was lowered asking for."""
     hint = compiled.get_property("INFERENCE_PRECISION_HINT")  # an element type: 2023.0's has no to_string
     runs_at = hint.get_type_name() if hasattr(hint, "get_type_name") else str(hint)
@@ -219,7 +219,7 @@ def precision(index, delegate, compiled):
     return Precision(index, runs_at, asked, spec)
 
 
-def precision_findings(found):
+def precision_findings(found: Precision) -> list[Finding]:
     if found.asked is None or found.asked == found.runs_at:
         return []
     return [Finding("precision_not_kept", found.delegate, None,
@@ -229,7 +229,7 @@ def precision_findings(found):
                     f"{found.runs_at} rounding; see docs/model-owners.md for f32 at run time")]
 
 
-def segment_finding(index, delegate):
+def segment_finding(index: int, delegate: pte_reader.Delegate) -> list[Finding]:
     if not delegate.in_segment:
         return []
     return [Finding("delegate_blob_in_segment", index, None,
@@ -239,7 +239,7 @@ def segment_finding(index, delegate):
                     "ExecutorchBackendConfig(extract_delegate_segments=False) or the workaround's partitioner")]
 
 
-def empty_constant_segment(pte_bytes):
+def empty_constant_segment(pte_bytes: bytes) -> list[Finding]:
     """The program-wide finding of a program whose constants are all 0-size (what a delegate leaves of an
     empty KV cache): by path its 0-byte constant segment loads as null and load_method fails (0x23)."""
     found = pte_reader.constants(pte_bytes)
@@ -252,12 +252,13 @@ def empty_constant_segment(pte_bytes):
                     "partitioner, which drops the empty constants its delegates leave unused")]
 
 
-def check_delegates(delegates, not_opened=None, precisions=None):
+def check_delegates(delegates: list[pte_reader.Delegate], not_opened: list[str] | None = None,
+                    precisions: list[Precision] | None = None) -> list[Finding]:
     """Every finding in the delegates. A blob this OpenVINO cannot open raises BlobNotOpened, unless
     ``not_opened`` (a list) is given: then the reason is appended there and the findings the program's
     metadata shows on its own are still returned. With ``precisions`` (a list), each opened delegate's
     Precision is appended there."""
-    findings = []
+    findings: list[Finding] = []
     for index, delegate in enumerate(delegates):
         try:
             compiled = open_blob(index, delegate)
@@ -298,7 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, UnreadableProgram) as error:
         print(f"{args.pte}: not a readable .pte: {error}", file=sys.stderr)
         return EXIT_UNREADABLE
-    not_opened, precisions = [], []
+    not_opened: list[str] = []
+    precisions: list[Precision] = []
     findings = check_delegates(delegates, not_opened, precisions) + empty_constant_segment(pte)
     if args.json:
         print(json.dumps({"file": str(args.pte), "openvino_delegates": len(delegates),

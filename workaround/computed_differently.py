@@ -28,10 +28,18 @@ Not reported: NaN and infinities (every ReLU would be flagged). Re-export such m
 Torch-free: it reads what ``workaround.pte_reader`` and OpenVINO's runtime model give.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from workaround import exported_model
 from workaround.boundary_marks import read_int64_mark
+from workaround.pte_reader import Delegate
+
+# OpenVINO ships no type information: its runtime-graph nodes and compiled models are these, for the reader.
+OpenvinoNode = Any
+CompiledModel = Any
+# (kind, the argument position it concerns or None, what the delegate does): one class the delegate shows.
+SemanticsFinding = tuple[str, int | None, str]
 
 SEMANTICS = ("float64_computed_as_float32", "int64_computed_in_32_bits", "narrow_integer_arithmetic_saturates",
              "division_through_float32", "trunc_division_through_int32", "constant_abs_dropped",
@@ -45,34 +53,35 @@ REMAINDERS = {"aten.remainder.Tensor", "aten.remainder.Scalar", "aten.fmod.Tenso
 DIVISIONS = {"aten.div.Tensor_mode", "aten.div.Scalar_mode", "aten.floor_divide.default", "aten.floor.default"}
 
 
-def layer(node) -> str:
-    return node.get_rt_info()["layerType"].astype(str)
+def layer(node: OpenvinoNode) -> str:
+    return str(node.get_rt_info()["layerType"].astype(str))
 
 
-def precision(node) -> str:
-    return node.get_rt_info()["outputPrecisions"].astype(str).split(",")[0]
+def precision(node: OpenvinoNode) -> str:
+    return str(node.get_rt_info()["outputPrecisions"].astype(str).split(",")[0])
 
 
-def sources(node) -> list:
+def sources(node: OpenvinoNode) -> list[OpenvinoNode]:
     return [value.get_node() for value in node.input_values()]
 
 
-def consumers(node) -> list:
+def consumers(node: OpenvinoNode) -> list[tuple[OpenvinoNode, int]]:
     """(consumer, its input port) of every use of the node's outputs."""
     return [(target.get_node(), target.get_index()) for output in node.outputs()
             for target in output.get_target_inputs()]
 
 
-def only_gather_indices(node) -> bool:
+def only_gather_indices(node: OpenvinoNode) -> bool:
     """Whether every use of the node, through Converts, is as the indices (port 1) of a Gather."""
     uses = consumers(node)
     return bool(uses) and all(only_gather_indices(user) if layer(user) == "Convert" else
                               layer(user) == "Gather" and port == 1 for user, port in uses)
 
 
-def reachable(node, step) -> Iterator:
+def reachable(node: OpenvinoNode, step: Callable[[OpenvinoNode], list[OpenvinoNode]]) -> Iterator[OpenvinoNode]:
     """The node and every node ``step`` (``sources`` upwards, ``users`` downwards) leads to from it, once each."""
-    seen, frontier = set(), [node]
+    seen: set[str] = set()
+    frontier = [node]
     while frontier:
         current = frontier.pop()
         if current.get_friendly_name() in seen:
@@ -82,26 +91,27 @@ def reachable(node, step) -> Iterator:
         frontier += step(current)
 
 
-def users(node) -> list:
+def users(node: OpenvinoNode) -> list[OpenvinoNode]:
     return [user for user, _ in consumers(node)]
 
 
-def reaches_integer_convert(node) -> bool:
+def reaches_integer_convert(node: OpenvinoNode) -> bool:
     """Whether the node's value, or one computed from it, is converted to an integer precision."""
     return any(layer(current) == "Convert" and precision(current) in INTEGERS
                for current in reachable(node, users))
 
 
-def proven_positions(compiled) -> set[int]:
+def proven_positions(compiled: CompiledModel) -> set[int]:
     """Argument positions the workaround marked as int64 proven within int32."""
     ports = [*compiled.inputs, *compiled.outputs]
     return {found for port in ports for name in port.get_names()
             if (found := read_int64_mark(name)) is not None}
 
 
-def boundary_findings(delegate, compiled) -> list[tuple[str, int, str]]:
+def boundary_findings(delegate: Delegate, compiled: CompiledModel) -> list[SemanticsFinding]:
     parameters = compiled.get_runtime_model().get_parameters()
-    proven, found = proven_positions(compiled), []
+    proven = proven_positions(compiled)
+    found: list[SemanticsFinding] = []
     for position, argument in enumerate(delegate.arguments):
         if argument is None:
             continue
@@ -116,24 +126,24 @@ def boundary_findings(delegate, compiled) -> list[tuple[str, int, str]]:
     return found
 
 
-def aten_ops(names) -> set[str]:
+def aten_ops(names: Iterable[str]) -> set[str]:
     """The ATen ops among names the PyTorch frontend gives (``<fx node>/aten.remainder.Tensor/FloorMod``)."""
     return {parts[1] for parts in (name.split("/") for name in names)
             if len(parts) > 2 and parts[1].startswith("aten.")}
 
 
-def original_ops(node) -> set[str]:
+def original_ops(node: OpenvinoNode) -> set[str]:
     """The ATen ops a runtime node was compiled from: OpenVINO keeps the PyTorch frontend's names in
     ``originalLayersNames``."""
     return aten_ops(node.get_rt_info()["originalLayersNames"].astype(str).split(","))
 
 
-def wrapping(node) -> bool:
+def wrapping(node: OpenvinoNode) -> bool:
     """Whether the node was compiled from arithmetic that can leave its dtype (not max, min, where, ...)."""
     return any(op.split(".")[1] in WRAPPING for op in original_ops(node))
 
 
-def divides_through_float32(node) -> bool:
+def divides_through_float32(node: OpenvinoNode) -> bool:
     """A remainder, or an integer division of an input (the division itself in integers, or ExecuTorch's
     decomposition of floor division: to float32, floor, back to an integer)."""
     ops = original_ops(node)
@@ -146,8 +156,8 @@ def divides_through_float32(node) -> bool:
     return integer_inputs and (precision(node) in INTEGERS or reaches_integer_convert(node))
 
 
-def graph_findings(compiled) -> list[tuple[str, int | None, str]]:
-    found = []
+def graph_findings(compiled: CompiledModel) -> list[SemanticsFinding]:
+    found: list[SemanticsFinding] = []
     for node in compiled.get_runtime_model().get_ordered_ops():
         kind, inputs, name = layer(node), sources(node), node.get_friendly_name()
         if kind in ARITHMETIC_LAYERS and precision(node) in NARROW and wrapping(node) and any(
@@ -168,7 +178,7 @@ def graph_findings(compiled) -> list[tuple[str, int | None, str]]:
     return found
 
 
-def semantics_findings(delegate, compiled) -> list[tuple[str, int | None, str]]:
+def semantics_findings(delegate: Delegate, compiled: CompiledModel) -> list[SemanticsFinding]:
     """(kind, argument position or None, what) for each class the delegate shows (see the module docstring)."""
     return boundary_findings(delegate, compiled) + graph_findings(compiled)
 
@@ -182,9 +192,9 @@ def divides_the_ceil_window_by_the_kernel(layer: exported_model.Layer) -> bool:
             and layer.data.get("exclude-pad") == "false" and any(pads))
 
 
-def exported_model_findings(blob: bytes) -> list[tuple[str, int | None, str]]:
+def exported_model_findings(blob: bytes) -> list[SemanticsFinding]:
     """(kind, None, what) for the classes only the blob's own model shows; none where it cannot be read."""
-    found = []
+    found: list[SemanticsFinding] = []
     for layer in exported_model.layers(blob) or []:
         if layer.type == "Const" and any(op.startswith("aten.abs.") for op in aten_ops(layer.fused_names)):
             found.append(("constant_abs_dropped", None,

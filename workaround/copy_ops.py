@@ -31,16 +31,16 @@ PASS_THROUGH_COPY_OPS = {
 LAYOUT_PRESERVING_FORMATS = (None, torch.preserve_format, torch.contiguous_format)
 
 
-def aten_op(node):
+def aten_op(node: torch.fx.Node) -> object:
     """The ATen overload of a call_function node, seen through the edge dialect's wrapper."""
     return node.target._op if isinstance(node.target, EdgeOpOverload) else node.target
 
 
-def is_pass_through_copy(node):
+def is_pass_through_copy(node: torch.fx.Node) -> bool:
     return node.op == "call_function" and aten_op(node) in PASS_THROUGH_COPY_OPS
 
 
-def is_layout_changing_aten_clone(node):
+def is_layout_changing_aten_clone(node: torch.fx.Node) -> bool:
     """aten.clone to another memory format: how a layout change looks with dim order off."""
     return aten_op(node) is torch.ops.aten.clone.default and \
         node.kwargs.get("memory_format") not in LAYOUT_PRESERVING_FORMATS

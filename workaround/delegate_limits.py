@@ -16,11 +16,11 @@ Such tensors are still fine *inside* a partition; only the boundary is kept clea
 import torch
 
 
-def tensors(value):
+def tensors(value: object) -> list[torch.Tensor]:
     return [leaf for leaf in torch.utils._pytree.tree_leaves(value) if isinstance(leaf, torch.Tensor)]
 
 
-def empty_or_scalar(tensor):
+def empty_or_scalar(tensor: torch.Tensor) -> str | None:
     """'0-d' or '0-size' for what the delegate cannot take at all, else None."""
     if tensor.dim() == 0:
         return "0-d"
@@ -29,11 +29,11 @@ def empty_or_scalar(tensor):
     return None
 
 
-def is_dynamic(tensor):
+def is_dynamic(tensor: torch.Tensor) -> bool:
     return any(not isinstance(size, int) for size in tensor.shape)
 
 
-def output_limit(node):
+def output_limit(node: torch.fx.Node) -> str | None:
     """Why ``node``'s result cannot leave a partition, or None."""
     for tensor in tensors(node.meta.get("val")):
         if is_dynamic(tensor):
@@ -43,7 +43,7 @@ def output_limit(node):
     return None
 
 
-def may_cross_a_boundary_it_cannot(node):
+def may_cross_a_boundary_it_cannot(node: torch.fx.Node) -> bool:
     """Whether any tensor ``node`` reads or makes is dynamic-shaped, 0-d or 0-size: such a node may be
     handed back to ExecuTorch, so it must not be kept undecomposed for the delegate (ExecuTorch refuses
     a kept op that ends up outside every delegate)."""
@@ -51,7 +51,7 @@ def may_cross_a_boundary_it_cannot(node):
     return any(is_dynamic(tensor) or empty_or_scalar(tensor) for tensor in tensors(values))
 
 
-def input_limit(node):
+def input_limit(node: torch.fx.Node) -> str | None:
     """Why ``node``'s result cannot enter a partition, or None."""
     if isinstance(node.meta.get("val"), torch.SymInt):
         return "a size (SymInt) used as a value"

@@ -7,16 +7,18 @@ first. A layout whose strides differ from the contiguous ones only at size-1 dim
 (the same bytes either way: ``workaround.ambiguous_layouts``).
 """
 
+from collections.abc import Sequence
+
 import torch
 
 from workaround.layouts import strides_in
 
 
-def contiguous_strides(shape):
+def contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:
     return strides_in(shape, range(len(shape)))
 
 
-def is_ambiguous(value):
+def is_ambiguous(value: object) -> bool:
     """A tensor whose strides are not the contiguous ones but put every element where they would:
     they differ only at size-1 dims (a one-channel channels-last image; ``workaround.layouts``)."""
     if not isinstance(value, torch.Tensor):
@@ -27,7 +29,7 @@ def is_ambiguous(value):
                                          if size != 1)
 
 
-def dim_order(value):
+def dim_order(value: object) -> tuple[int, ...] | None:
     """The dim order of a (fake) tensor, or None for anything else; an ambiguous layout reads as the
     default (the same bytes either way). Tensor.dim_order() costs ~40 us on a fake tensor, so the
     common contiguous case is recognised from the strides first."""
@@ -38,9 +40,9 @@ def dim_order(value):
     return tuple(value.dim_order())
 
 
-def is_default(order):
+def is_default(order: Sequence[int] | None) -> bool:
     return order is None or order == tuple(range(len(order)))
 
 
-def node_dim_order(node):
+def node_dim_order(node: torch.fx.Node) -> tuple[int, ...] | None:
     return dim_order(node.meta.get("val"))

@@ -6,6 +6,8 @@ tensor at all, yet the exported graph can still produce one; with dim order on t
 their boundary dim orders and there is nothing to refuse.
 """
 
+from collections.abc import Callable
+
 import torch
 
 from workaround.copy_ops import aten_op
@@ -16,23 +18,27 @@ class DimOrderError(ValueError):
     """A tensor would cross an OpenVINO partition boundary in a non-default dim order."""
 
 
+# The partition a node is in (its tag), or None outside every partition.
+PartitionOf = Callable[[torch.fx.Node], str | None]
+# (node, its dim order, "enters" or "leaves", the partition's tag)
+Crossing = tuple[torch.fx.Node, tuple[int, ...], str, str]
 MEMORY_FORMAT_OPS = {torch.ops.aten.clone.default, torch.ops.aten._to_copy.default}
 
 
-def lowered_without_dim_order(graph):
+def lowered_without_dim_order(graph: torch.fx.Graph) -> bool:
     """With dim order off, layout changes stay aten ops with a memory_format argument."""
     return any(node.op == "call_function" and aten_op(node) in MEMORY_FORMAT_OPS and "memory_format" in node.kwargs
                for node in graph.nodes)
 
 
-def non_default_boundary_tensors(graph, partition_of):
+def non_default_boundary_tensors(graph: torch.fx.Graph, partition_of: PartitionOf) -> list[Crossing]:
     """(node, dim order, "enters"/"leaves", tag) for each tensor crossing a partition boundary
     in a non-default dim order."""
-    found = []
+    found: list[Crossing] = []
     for node in graph.nodes:
         tag = partition_of(node)
         order = node_dim_order(node)
-        if is_default(order):
+        if order is None or is_default(order):
             continue
         users = {partition_of(user) for user in node.users}
         if tag is not None and any(user != tag for user in users):
@@ -42,7 +48,7 @@ def non_default_boundary_tensors(graph, partition_of):
     return found
 
 
-def refuse_non_default_boundaries(graph, partition_of):
+def refuse_non_default_boundaries(graph: torch.fx.Graph, partition_of: PartitionOf) -> None:
     """With dim order off, refuse any tensor that would cross a partition boundary in a non-default
     dim order (with dim order on, the partitions honour them and there is nothing to refuse)."""
     if not lowered_without_dim_order(graph):

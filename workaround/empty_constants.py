@@ -18,16 +18,18 @@ data, is kept. The ``to_executorch`` hook (``workaround.inline_blobs``) does it 
 OpenVINO delegates the workaround made.
 """
 
-from torch.export.graph_signature import InputKind
+from torch.export import ExportedProgram
+from torch.export.graph_signature import InputKind, InputSpec
+from torch.fx import Node
 
 DROPPABLE = (InputKind.CONSTANT_TENSOR, InputKind.BUFFER, InputKind.PARAMETER)
 
 
-def unused_empty_constants(exported_program):
+def unused_empty_constants(exported_program: ExportedProgram) -> list[tuple[InputSpec, Node]]:
     """The input specs of constants, buffers and parameters whose placeholder has no users and 0 elements."""
     placeholders = {node.name: node for node in exported_program.graph.nodes if node.op == "placeholder"}
     mutated = {spec.target for spec in exported_program.graph_signature.output_specs if spec.target}
-    found = []
+    found: list[tuple[InputSpec, Node]] = []
     for spec in exported_program.graph_signature.input_specs:
         node = placeholders.get(spec.arg.name)
         value = node.meta.get("val") if node is not None else None
@@ -37,7 +39,7 @@ def unused_empty_constants(exported_program):
     return found
 
 
-def drop_unused_empty_constants(exported_program):
+def drop_unused_empty_constants(exported_program: ExportedProgram) -> list[str]:
     """Remove them from ``exported_program`` in place; returns the names of what was removed."""
     dropped = unused_empty_constants(exported_program)
     for spec, node in dropped:
@@ -47,4 +49,4 @@ def drop_unused_empty_constants(exported_program):
         exported_program.graph.erase_node(node)
     if dropped:
         exported_program.graph_module.recompile()
-    return [spec.target for spec, _ in dropped]
+    return [spec.target for spec, _ in dropped if spec.target]  # constants always have one

@@ -27,8 +27,10 @@ CapabilityBasedPartitioner over the nodes the stock partitioner chose, minus tho
 The handed-back set only grows, so this ends.
 """
 
-from typing import Any
+from collections.abc import Collection
+from typing import Any, NoReturn
 
+import torch
 from torch.export import ExportedProgram
 from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
@@ -36,6 +38,7 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 from workaround.copy_ops import aten_op, is_layout_changing_aten_clone, is_pass_through_copy
 from workaround.delegate_limits import input_limit, output_limit
 from workaround.dim_order_off import refuse_non_default_boundaries
+from workaround.fx_arguments import tensor_argument
 from workaround.semantics import semantics_to_hand_back
 from workaround.value_ranges import ValueRanges
 
@@ -48,33 +51,34 @@ class UnsafeCopyError(ValueError):
     """A copy leaves its partition but ExecuTorch could not make it either."""
 
 
-def partition_of(node):
+def partition_of(node: torch.fx.Node) -> str | None:
     return node.meta.get(TAG) if node.op == "call_function" else None
 
 
-def leaves_partition(node, tag):
+def leaves_partition(node: torch.fx.Node, tag: str) -> bool:
     return any(partition_of(user) != tag for user in node.users)
 
 
-def copy_source(node, tag):
+def copy_source(node: torch.fx.Node, tag: str) -> torch.fx.Node:
     """The value a chain of copies inside partition ``tag`` passes on."""
     while is_pass_through_copy(node) and partition_of(node) == tag:
-        node = node.args[0]
+        node = tensor_argument(node, 0)
     return node
 
 
-def copies_to_hand_back(graph):
+def copies_to_hand_back(graph: torch.fx.Graph) -> set[torch.fx.Node]:
     """Tagged pass-through copies that leave their partition and must not (see the module docstring).
 
     A chain such as ``x.clone().clone()`` goes one copy per round: once the outer copy is handed
     back, the inner one leaves the partition and is found in the next round.
     """
-    ways_out = {}  # (source, tag) -> the copies of it that leave partition tag
+    # (source, tag) -> the copies of it that leave partition tag
+    ways_out: dict[tuple[torch.fx.Node, str], list[torch.fx.Node]] = {}
     for node in graph.nodes:
         tag = partition_of(node)
         if tag is not None and is_pass_through_copy(node) and leaves_partition(node, tag):
             ways_out.setdefault((copy_source(node, tag), tag), []).append(node)
-    unsafe = set()
+    unsafe: set[torch.fx.Node] = set()
     for (source, tag), copies in ways_out.items():
         computed_inside = source.op == "call_function" and partition_of(source) == tag
         only_way_out = len(copies) == 1 and not leaves_partition(source, tag)
@@ -84,16 +88,16 @@ def copies_to_hand_back(graph):
     return unsafe
 
 
-def reads_from_outside(node, tag, runtime_inputs):
+def reads_from_outside(node: torch.fx.Node, tag: str, runtime_inputs: Collection[str]) -> list[torch.fx.Node]:
     """The values ``node`` reads that come from outside partition ``tag`` at run time."""
     return [arg for arg in node.all_input_nodes
             if (arg.op == "placeholder" and arg.name in runtime_inputs)
             or (arg.op == "call_function" and partition_of(arg) != tag)]
 
 
-def beyond_the_delegate(graph, runtime_inputs):
+def beyond_the_delegate(graph: torch.fx.Graph, runtime_inputs: Collection[str]) -> set[torch.fx.Node]:
     """Tagged nodes at a partition boundary the delegate cannot run (``workaround.delegate_limits``)."""
-    found = set()
+    found: set[torch.fx.Node] = set()
     for node in graph.nodes:
         tag = partition_of(node)
         if tag is not None and ((leaves_partition(node, tag) and output_limit(node))
@@ -102,14 +106,15 @@ def beyond_the_delegate(graph, runtime_inputs):
     return found
 
 
-def nodes_to_hand_back(graph, runtime_inputs=frozenset(), computed_differently=frozenset()):
+def nodes_to_hand_back(graph: torch.fx.Graph, runtime_inputs: Collection[str] = frozenset(),
+                       computed_differently: Collection[torch.fx.Node] = frozenset()) -> set[torch.fx.Node]:
     """What the rules find among the nodes still tagged; ``computed_differently`` is found once, up front
     (``workaround.semantics``: it depends on the ops and values, not on where the boundaries fall)."""
     still_tagged = {node for node in computed_differently if partition_of(node) is not None}
     return copies_to_hand_back(graph) | beyond_the_delegate(graph, runtime_inputs) | still_tagged
 
 
-def depends_on_itself(graph, tag):
+def depends_on_itself(graph: torch.fx.Graph, tag: str | None) -> bool:
     """Whether a path leaves partition ``tag`` and comes back into it (a cycle after fusion)."""
     members = {node for node in graph.nodes if partition_of(node) == tag}
     frontier = [user for node in members for user in node.users if user not in members]
@@ -128,14 +133,14 @@ def depends_on_itself(graph, tag):
 class ChosenNodes(OperatorSupportBase):
     """Supports exactly the nodes given: the stock partitioner's choice minus what was excluded."""
 
-    def __init__(self, nodes):
+    def __init__(self, nodes: Collection[torch.fx.Node]) -> None:
         self.nodes = nodes
 
-    def is_node_supported(self, submodules, node):
+    def is_node_supported(self, submodules: object, node: torch.fx.Node) -> bool:
         return node in self.nodes
 
 
-def repartition(graph_module, chosen):
+def repartition(graph_module: torch.fx.GraphModule, chosen: Collection[torch.fx.Node]) -> None:
     for node in graph_module.graph.nodes:
         node.meta.pop(TAG, None)
     partitioner = CapabilityBasedPartitioner(graph_module, ChosenNodes(chosen), allows_single_node_partition=True)
@@ -144,7 +149,7 @@ def repartition(graph_module, chosen):
             node.meta[TAG] = f"tag{partition.id}"
 
 
-def refuse_layout_changing_copy(node):
+def refuse_layout_changing_copy(node: torch.fx.Node) -> NoReturn:
     raise UnsafeCopyError(
         f"node '{node.name}' ({aten_op(node)}, memory_format={node.kwargs.get('memory_format')}) copies a "
         "tensor into another memory format and its result leaves the OpenVINO partition. OpenVINO would "
@@ -185,4 +190,5 @@ def hand_back_unsafe_nodes(exported_program: ExportedProgram, partition_tags: di
         if node.op != "call_function":
             node.meta.pop(TAG, None)
     tag_constant_data(exported_program)
-    return {tag: partition_tags.get(tag, spec) for tag in sorted({partition_of(n) for n in chosen} - {None})}
+    still_used = {tag for node in chosen if (tag := partition_of(node)) is not None}
+    return {tag: partition_tags.get(tag, spec) for tag in sorted(still_used)}

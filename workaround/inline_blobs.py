@@ -26,6 +26,7 @@ does too, and ``workaround.uninstall()`` restores it.
 """
 
 import dataclasses
+from typing import Any
 
 from executorch.exir import ExecutorchBackendConfig
 from executorch.exir.lowered_backend_module import LoweredBackendModule
@@ -36,14 +37,15 @@ from workaround.patches import MethodPatch
 from workaround.provenance import OPENVINO_BACKEND, made_by_workaround
 
 
-def has_marked_openvino_delegate(edge_program_manager):
+def has_marked_openvino_delegate(edge_program_manager: EdgeProgramManager) -> bool:
     return any(isinstance(module, LoweredBackendModule) and module.backend_id == OPENVINO_BACKEND
                and made_by_workaround(module.original_module.graph)
                for name in edge_program_manager.methods
                for module in edge_program_manager.exported_program(name).graph_module.modules())
 
 
-def _to_executorch_with_inline_openvino_blobs(self, config=None):
+def _to_executorch_with_inline_openvino_blobs(  # returns an ExecutorchProgramManager (ExecuTorch is untyped)
+        self: EdgeProgramManager, config: ExecutorchBackendConfig | None = None) -> Any:
     if has_marked_openvino_delegate(self):
         config = dataclasses.replace(config or ExecutorchBackendConfig(), extract_delegate_segments=False)
         for name in self.methods:

@@ -40,7 +40,8 @@ from workaround.provenance import mark_partitioned_nodes
 from workaround.semantics import EXACT_WHEN_KEPT, SPECIAL_VALUES, only_float32_or_16
 
 
-def _ops_to_keep_for_the_delegate(stock, exported_program):
+def _ops_to_keep_for_the_delegate(stock: OpenvinoPartitioner, exported_program: ExportedProgram
+                                  ) -> tuple[list[torch._ops.OpOverload], Callable[[torch.fx.Node], bool]]:
     """The stock list of ops kept undecomposed (stack, upsampling, ...) and those OpenVINO computes exactly
     only undecomposed (``workaround.semantics.EXACT_WHEN_KEPT``), each only if OpenVINO's support list has it
     (stock keeps ``pixel_shuffle``, which it then cannot delegate, so lowering fails); minus the nodes that may
@@ -48,21 +49,22 @@ def _ops_to_keep_for_the_delegate(stock, exported_program):
     ops, stock_filter = KEEP_RULE.stock(stock, exported_program)
     ops = [op for op in dict.fromkeys([*ops, *EXACT_WHEN_KEPT]) if openvino_supports(op)]
 
-    def keep(node):
+    def keep(node: torch.fx.Node) -> bool:
         return ((stock_filter is None or stock_filter(node)) and not may_cross_a_boundary_it_cannot(node)
                 and only_float32_or_16(node))
 
     return ops, keep
 
 
-def openvino_supports(op):
+def openvino_supports(op: torch._ops.OpOverload) -> bool:
     """Whether OpenVINO's PyTorch frontend lists ``op`` (the list the stock partitioner consults)."""
     from openvino.frontend.pytorch.torchdynamo.op_support import OperatorSupport
 
     return f"torch.ops.{op}" in OperatorSupport([])._support_dict
 
 
-def _partition_without_escaping_copies(stock, exported_program, special_values="openvino"):
+def _partition_without_escaping_copies(stock: OpenvinoPartitioner, exported_program: ExportedProgram,
+                                       special_values: str = "openvino") -> PartitionResult:
     # The stock method, kept before any install(), so both routes run the stock rule exactly once.
     declare_ambiguous_layouts_default(exported_program)
     result = COPY_RULE.stock(stock, exported_program)
@@ -71,7 +73,7 @@ def _partition_without_escaping_copies(stock, exported_program, special_values="
     return PartitionResult(tagged_exported_program=result.tagged_exported_program, partition_tags=tags)
 
 
-class CopySafeOpenvinoPartitioner(Partitioner):
+class CopySafeOpenvinoPartitioner(Partitioner):  # type: ignore[misc]  # ExecuTorch is untyped
     """OpenvinoPartitioner plus the copy exclusion and the semantics guards. The stock class is final, so
     this composes it.
 
@@ -91,7 +93,8 @@ class CopySafeOpenvinoPartitioner(Partitioner):
         for patch in DELEGATE_PATCHES:
             patch.apply()
 
-    def ops_to_not_decompose(self, ep: ExportedProgram) -> tuple[list[torch._ops.OpOverload], Callable | None]:
+    def ops_to_not_decompose(self, ep: ExportedProgram
+                             ) -> tuple[list[torch._ops.OpOverload], Callable[[torch.fx.Node], bool] | None]:
         return _ops_to_keep_for_the_delegate(self.stock, ep)
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:

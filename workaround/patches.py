@@ -6,19 +6,21 @@ a ``MethodPatch``, so installing, restoring and "was it already on?" are written
 check that the installed ExecuTorch has what is replaced (``workaround.supported_executorch``).
 """
 
+from typing import Any
+
 from workaround.supported_executorch import entry_point
 
 
 class MethodPatch:
-    def __init__(self, owner, name, replacement):
+    def __init__(self, owner: type, name: str, replacement: Any) -> None:
         self.owner, self.name, self.replacement = owner, name, replacement
         self.stock = entry_point(owner, name)  # as stored: a classmethod stays a classmethod
 
-    def apply(self):
+    def apply(self) -> None:
         setattr(self.owner, self.name, self.replacement)
 
-    def restore(self):
+    def restore(self) -> None:
         setattr(self.owner, self.name, self.stock)
 
-    def applied(self):
+    def applied(self) -> bool:
         return self.owner.__dict__[self.name] is self.replacement

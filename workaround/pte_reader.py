@@ -7,6 +7,7 @@ delegate blobs by default) are located through the extended header that follows 
 """
 
 from dataclasses import dataclass
+from typing import Any
 
 from flatbuffers import number_types
 from flatbuffers.table import Table
@@ -30,55 +31,57 @@ REFERENCE_LOCATION, REFERENCE_INDEX, LOCATION_SEGMENT = 0, 1, 1
 INLINE_DATA = 0
 SEGMENT_OFFSET, SEGMENT_SIZE = 0, 1
 EXTENDED_HEADER_MAGIC = b"eh00"
+# flatbuffers ships no type information: its number_types flags are these, for the reader.
+NumberFlags = Any
 
 
 class _Node:
     """One flatbuffer table, read field by field."""
 
-    def __init__(self, buffer, position):
+    def __init__(self, buffer: bytes, position: int) -> None:
         self.table = Table(buffer, position)
 
-    def _at(self, field):
-        return self.table.Offset(4 + 2 * field)
+    def _at(self, field: int) -> int:
+        return int(self.table.Offset(4 + 2 * field))
 
-    def _vector(self, offset, width):
+    def _vector(self, offset: int, width: int) -> tuple[int, int]:
         """(start, count) of a vector field, refusing one that runs past the end of the file."""
-        start, count = self.table.Vector(offset), self.table.VectorLen(offset)
+        start, count = int(self.table.Vector(offset)), int(self.table.VectorLen(offset))
         if start + count * width > len(self.table.Bytes):
             raise ValueError(f"a vector of {count} items at byte {start} runs past the end of the file")
         return start, count
 
-    def scalar(self, field, flags, default=0):
+    def scalar(self, field: int, flags: NumberFlags, default: int = 0) -> int:
         offset = self._at(field)
-        return self.table.Get(flags, self.table.Pos + offset) if offset else default
+        return int(self.table.Get(flags, self.table.Pos + offset)) if offset else default
 
-    def child(self, field):
+    def child(self, field: int) -> "_Node | None":
         offset = self._at(field)
         return _Node(self.table.Bytes, self.table.Indirect(self.table.Pos + offset)) if offset else None
 
-    def children(self, field):
+    def children(self, field: int) -> list["_Node"]:
         offset = self._at(field)
         if not offset:
             return []
         start, count = self._vector(offset, 4)
         return [_Node(self.table.Bytes, self.table.Indirect(start + 4 * i)) for i in range(count)]
 
-    def numbers(self, field, flags):
+    def numbers(self, field: int, flags: NumberFlags) -> list[int]:
         offset = self._at(field)
         if not offset:
             return []
         start, count = self._vector(offset, flags.bytewidth)
-        return [self.table.Get(flags, start + flags.bytewidth * i) for i in range(count)]
+        return [int(self.table.Get(flags, start + flags.bytewidth * i)) for i in range(count)]
 
-    def raw(self, field):
+    def raw(self, field: int) -> bytes:
         start, count = self._vector(self._at(field), 1)
         return bytes(self.table.Bytes[start:start + count])
 
-    def text(self, field):
+    def text(self, field: int) -> str:
         offset = self._at(field)
-        return self.table.String(self.table.Pos + offset).decode() if offset else ""
+        return str(self.table.String(self.table.Pos + offset).decode()) if offset else ""
 
-    def union(self, type_field, value_field):
+    def union(self, type_field: int, value_field: int) -> tuple[int, "_Node | None"]:
         """(type tag, value table) of a union field."""
         tag = self.scalar(type_field, number_types.Uint8Flags)
         offset = self._at(value_field)
@@ -91,8 +94,8 @@ class _Node:
 
 @dataclass(frozen=True)
 class TensorValue:
-    sizes: list
-    dim_order: list
+    sizes: list[int]
+    dim_order: list[int]
     dynamic: bool
     dtype: str  # torch's name for its scalar type ("float32", "int64", ...; "scalar type N" if unnamed)
 
@@ -102,13 +105,15 @@ class Delegate:
     backend: str
     blob: bytes
     in_segment: bool
-    arguments: list  # a TensorValue (or None for any other value) per argument of its call: inputs, then outputs
-    compile_specs: dict  # {key: value bytes} the delegate was lowered with (the runtime receives them at init)
+    # a TensorValue (or None for any other value) per argument of its call: inputs, then outputs
+    arguments: list[TensorValue | None]
+    # {key: value bytes} the delegate was lowered with (the runtime receives them at init)
+    compile_specs: dict[str, bytes]
 
 
-def _tensor(evalue):
+def _tensor(evalue: _Node) -> TensorValue | None:
     tag, tensor = evalue.union(EVALUE_TYPE, EVALUE_VALUE)
-    if tag != KERNEL_TYPE_TENSOR:
+    if tag != KERNEL_TYPE_TENSOR or tensor is None:
         return None
     scalar_type = tensor.scalar(TENSOR_SCALAR_TYPE, number_types.Int8Flags)
     return TensorValue(tensor.numbers(TENSOR_SIZES, number_types.Int32Flags),
@@ -117,7 +122,7 @@ def _tensor(evalue):
                        SCALAR_TYPES.get(scalar_type, f"scalar type {scalar_type}"))
 
 
-def segment_base(pte):
+def segment_base(pte: bytes) -> int:
     """Where segment offsets count from: the extended header's segment_base_offset (0 if there is none)."""
     header = pte[8:40]
     if header[:4] != EXTENDED_HEADER_MAGIC:
@@ -125,25 +130,27 @@ def segment_base(pte):
     return int.from_bytes(header[16:24], "little")
 
 
-def delegates(pte):
+def delegates(pte: bytes) -> list[Delegate]:
     """Every delegate of every execution plan, with its blob, where the blob is stored, and its call's values."""
     program = _Node(pte, Table(pte, 0).Indirect(0))
     inline = program.children(PROGRAM_DELEGATE_DATA)
     segments = program.children(PROGRAM_SEGMENTS)
     base = segment_base(pte)
-    found = []
+    found: list[Delegate] = []
     for plan in program.children(PROGRAM_EXECUTION_PLAN):
         values = plan.children(PLAN_VALUES)
-        calls = {}
+        calls: dict[int, list[TensorValue | None]] = {}
         for chain in plan.children(PLAN_CHAINS):
             for instruction in chain.children(CHAIN_INSTRUCTIONS):
                 tag, call = instruction.union(INSTRUCTION_TYPE, INSTRUCTION_VALUE)
-                if tag == INSTRUCTION_DELEGATE_CALL:
+                if tag == INSTRUCTION_DELEGATE_CALL and call is not None:
                     arguments = call.numbers(DELEGATE_CALL_ARGS, number_types.Int32Flags)
                     calls[call.scalar(DELEGATE_CALL_INDEX, number_types.Int32Flags)] = [
                         _tensor(values[index]) for index in arguments]
         for index, delegate in enumerate(plan.children(PLAN_DELEGATES)):
             reference = delegate.child(DELEGATE_PROCESSED)
+            if reference is None:
+                raise ValueError(f"delegate {index} of a plan has no processed data")
             in_segment = reference.scalar(REFERENCE_LOCATION, number_types.Int8Flags) == LOCATION_SEGMENT
             data_index = reference.scalar(REFERENCE_INDEX, number_types.Uint32Flags)
             if in_segment:
@@ -161,17 +168,18 @@ def delegates(pte):
 @dataclass(frozen=True)
 class Constants:
     """The program's constant tensors (stored in the program, not planned) and its constant segment."""
-    sizes: list  # the sizes of each constant tensor of every execution plan
+    sizes: list[list[int]]  # the sizes of each constant tensor of every execution plan
     segment_bytes: int | None  # the constant segment's size, None when the program has none
 
 
-def constants(pte):
+def constants(pte: bytes) -> Constants:
     program = _Node(pte, Table(pte, 0).Indirect(0))
-    sizes = []
+    sizes: list[list[int]] = []
     for plan in program.children(PROGRAM_EXECUTION_PLAN):
         for value in plan.children(PLAN_VALUES):
             tag, tensor = value.union(EVALUE_TYPE, EVALUE_VALUE)
-            if (tag == KERNEL_TYPE_TENSOR and tensor.scalar(TENSOR_DATA_BUFFER, number_types.Uint32Flags) > 0
+            if (tag == KERNEL_TYPE_TENSOR and tensor is not None
+                    and tensor.scalar(TENSOR_DATA_BUFFER, number_types.Uint32Flags) > 0
                     and tensor.child(TENSOR_ALLOCATION) is None):
                 sizes.append(tensor.numbers(TENSOR_SIZES, number_types.Int32Flags))
     segment = program.child(PROGRAM_CONSTANT_SEGMENT)

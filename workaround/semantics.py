@@ -31,12 +31,14 @@ Rules that need the value ranges take a ``ValueRanges``; the others look at the 
 """
 
 import operator
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import cast
 
 import torch
 
 from workaround.copy_ops import aten_op
 from workaround.delegate_limits import tensors
+from workaround.fx_arguments import tensor_argument
 from workaround.value_ranges import CONVERTING, ValueRanges, integral_dtype
 
 aten = torch.ops.aten
@@ -60,7 +62,7 @@ EXACT_WHEN_KEPT = (aten.reflection_pad2d.default,)
 # What each op does with special values in OpenVINO's CPU plugin, measured against PyTorch on
 # [nan, 1, -2, -0.0], [-inf, inf, 0.5, nan] and an all -inf tensor (2026.4.1).
 _DROPS_NAN = "drops NaN (PyTorch propagates it)"
-IEEE_DIFFERENCES = {
+IEEE_DIFFERENCES: dict[object, str] = {
     **dict.fromkeys([aten.relu.default, aten.clamp.default, aten.clamp.Tensor, aten.hardtanh.default,
                      aten.maximum.default, aten.minimum.default, aten.amin.default, aten.argmin.default,
                      aten.min.dim, aten.argmax.default, aten.topk.default, aten.sort.default], _DROPS_NAN),
@@ -98,8 +100,8 @@ def only_float32_or_16(node: torch.fx.Node) -> bool:
 
 def int64_out_of_int32(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
     for value in (node, *node.all_input_nodes):
-        if integral_dtype(value) is torch.int64 and not ranges[value].within(INT32):
-            interval = ranges[value]
+        if integral_dtype(value) is torch.int64 and not ranges.interval(value).within(INT32):
+            interval = ranges.interval(value)
             return (f"int64 is computed in 32 bits, and {value.name} may hold values in "
                     f"[{interval.low}, {interval.high}]")
     return None
@@ -110,7 +112,7 @@ def wraps_around(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
     OpenVINO as in PyTorch (measured: int32 300 -> uint8 44), so they stay."""
     dtype = integral_dtype(node)
     if dtype in SATURATING and node.op == "call_function" and aten_op(node) not in CONVERTING and not (
-            ranges.proven(node) and ranges[node].within(dtype)):
+            ranges.proven(node) and ranges.interval(node).within(dtype)):
         return f"{dtype} arithmetic saturates in OpenVINO where PyTorch wraps around"
     return None
 
@@ -118,8 +120,9 @@ def wraps_around(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
 def exact_in_float32(node: torch.fx.Node, ranges: ValueRanges) -> bool:
     """Whether every integer operand is proven to lie within +-2**24, where float32 holds integers exactly."""
     operands = [argument for argument in node.all_input_nodes if integral_dtype(argument) is not None]
-    return bool(operands) and all(ranges.proven(operand) and ranges[operand].within_magnitude(FLOAT32_EXACT)
-                                  for operand in operands)
+    return bool(operands) and all(
+        ranges.proven(operand) and ranges.interval(operand).within_magnitude(FLOAT32_EXACT)
+        for operand in operands)
 
 
 def divides_differently(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
@@ -133,6 +136,7 @@ def divides_differently(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
         return "fmod / remainder lose the remainder of a large quotient (computed through float32)"
     if op not in DIVIDING:
         return None
+    rounding: object
     if op in (aten.floor_divide.default, aten.floor_divide.Scalar):
         rounding = "floor"
     else:
@@ -174,11 +178,12 @@ def constant_abs_and_what_feeds_it(node: torch.fx.Node, runtime_inputs: set[str]
 def pools_differently(node: torch.fx.Node) -> str | None:
     if aten_op(node) not in AVERAGE_POOLS:
         return None
-    defaults = ([], [], [0], False, True, None)  # kernel, stride, padding, ceil_mode, count_include_pad, divisor
+    # kernel, stride, padding, ceil_mode, count_include_pad, divisor
+    defaults: tuple[object, ...] = ([], [], [0], False, True, None)
     padding, ceil_mode, count_include_pad, divisor = (*node.args[1:], *defaults[len(node.args) - 1:])[2:]
     if divisor is not None:
         return "avg_pool with divisor_override fails to convert in OpenVINO's frontend"
-    if ceil_mode and count_include_pad and any(padding):
+    if ceil_mode and count_include_pad and any(cast(list[int], padding)):
         return "avg_pool with ceil_mode, count_include_pad and padding divides the last window by the kernel"
     return None
 
@@ -212,12 +217,13 @@ def computes_differently(node: torch.fx.Node, ranges: ValueRanges, special_value
 def with_its_results(node: torch.fx.Node) -> list[torch.fx.Node]:
     """A multi-output op and every getitem of its results, from the op or one of them: they go together, since
     a partition can neither return part of a tuple nor take one as an input."""
-    op = node.args[0] if node.target is operator.getitem else node
+    op = tensor_argument(node, 0) if node.target is operator.getitem else node
     return [op, *(user for user in op.users if user.target is operator.getitem)]
 
 
 def semantics_to_hand_back(graph: torch.fx.Graph, ranges: ValueRanges, runtime_inputs: set[str],
-                           partition_of, special_values: str = "openvino") -> dict[torch.fx.Node, str]:
+                           partition_of: Callable[[torch.fx.Node], str | None],
+                           special_values: str = "openvino") -> dict[torch.fx.Node, str]:
     """{tagged node: why} for every node OpenVINO would compute differently from PyTorch."""
     found: dict[torch.fx.Node, str] = {}
     for node in graph.nodes:

@@ -12,6 +12,7 @@ equal).
 import functools
 import re
 from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 OLDEST, NEWEST = "1.4.1", "1.5.1"
 RANGE = f"executorch {OLDEST} to {NEWEST}"
@@ -22,7 +23,7 @@ class UnsupportedExecutorch(ImportError):
     """The installed ExecuTorch is outside the range, or lacks an entry point the workaround replaces."""
 
 
-def release(text):
+def release(text: str) -> tuple[int, ...]:
     """(major, minor, patch) of a version string ("1.5.1", "1.6.0.dev20260301+cpu")."""
     found = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?", text)
     if not found:
@@ -32,7 +33,7 @@ def release(text):
 
 
 @functools.cache
-def installed_release():
+def installed_release() -> str:
     try:
         return version("executorch")
     except PackageNotFoundError:
@@ -40,7 +41,7 @@ def installed_release():
                                     f'pip install "<this repo>[partitioner]"') from None
 
 
-def require(found=None):
+def require(found: str | None = None) -> None:
     """Raise UnsupportedExecutorch unless ``found`` (default: the installed release) is in the range."""
     found = found or installed_release()
     if not release(OLDEST) <= release(found) <= release(NEWEST):
@@ -48,7 +49,7 @@ def require(found=None):
                                     f"this environment has executorch {found}")
 
 
-def entry_point(owner, name):
+def entry_point(owner: type, name: str) -> Any:
     """``owner.__dict__[name]``, the stock entry point the workaround replaces, or one line saying it is
     missing from the installed release."""
     require()

@@ -20,6 +20,7 @@ The proof is interval arithmetic over the graph, in exact Python integers (no wr
 Only integer and bool tensors get a range; floats are not tracked.
 """
 
+import functools
 import math
 import operator
 from collections.abc import Callable, Iterable
@@ -30,6 +31,7 @@ from torch._subclasses.fake_tensor import FakeTensor
 from torch.export import ExportedProgram
 
 from workaround.copy_ops import aten_op
+from workaround.fx_arguments import int_argument, int_list_argument, tensor_argument, tensor_list_argument
 
 aten = torch.ops.aten
 
@@ -107,6 +109,10 @@ class ValueRanges:
     def __getitem__(self, node: torch.fx.Node) -> Interval | None:
         return self.bounds.get(node)
 
+    def interval(self, node: torch.fx.Node) -> Interval:
+        """The Interval of an integer-valued node (every one has one)."""
+        return self.bounds[node]
+
     def proven(self, node: torch.fx.Node) -> bool:
         """Whether the node's range follows from the graph, rather than being all its dtype can hold."""
         return node in self.bounds and node not in self.assumed
@@ -124,12 +130,10 @@ class ValueRanges:
     def union(self, values: Iterable[object]) -> Interval | None:
         """The range holding every value of ``values``; None if any is unknown."""
         found = [self.of(value) for value in values]
-        if not found or None in found:
+        known = [interval for interval in found if interval is not None]
+        if not known or len(known) < len(found):
             return None
-        result = found[0]
-        for interval in found[1:]:
-            result = result.union(interval)
-        return result
+        return functools.reduce(Interval.union, known)
 
     def _derive(self, node: torch.fx.Node, dtype: torch.dtype) -> Interval | None:
         if node.op == "placeholder":
@@ -158,11 +162,11 @@ def converted(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
 
 def one_result(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
     """getitem of a multi-output op: its indices, or values its input holds."""
-    source, position = node.args
+    source, position = tensor_argument(node, 0), node.args[1]
     if aten_op(source) in VALUES_AND_INDICES and position == 1:
         return index_interval(source)
     if aten_op(source) in POOLS_WITH_INDICES and position == 1:  # flat indices into each spatial plane
-        shape = sizes(source.args[0])
+        shape = sizes(tensor_argument(source, 0))
         return Interval(0, max(math.prod(shape[2:]) - 1, 0)) if shape else None
     return ranges.of(source.args[0])
 
@@ -255,8 +259,8 @@ def quantized(low: int, high: int) -> Rule:
 CONVERTING = {aten._to_copy.default, torch.ops.dim_order_ops._to_dim_order_copy.default,
               torch.ops.dim_order_ops._clone_dim_order.default}
 # Ops returning (values, indices into the reduced or sorted dimension).
-VALUES_AND_INDICES = {aten.max.dim, aten.min.dim, aten.topk.default, aten.sort.default}
-POOLS_WITH_INDICES = {aten.max_pool2d_with_indices.default, aten.max_pool3d_with_indices.default}
+VALUES_AND_INDICES: set[object] = {aten.max.dim, aten.min.dim, aten.topk.default, aten.sort.default}
+POOLS_WITH_INDICES: set[object] = {aten.max_pool2d_with_indices.default, aten.max_pool3d_with_indices.default}
 SELECTING = [aten.view_copy.default, aten.view.default, aten.reshape.default, aten._unsafe_view.default,
              aten.permute_copy.default, aten.permute.default, aten.expand_copy.default, aten.expand.default,
              aten.slice_copy.Tensor, aten.slice.Tensor, aten.select_copy.int, aten.select.int,
@@ -269,7 +273,8 @@ SELECTING = [aten.view_copy.default, aten.view.default, aten.reshape.default, at
 RULES: dict[object, Rule] = {
     **dict.fromkeys(SELECTING, holding(0)),
     **dict.fromkeys(CONVERTING, converted),
-    **dict.fromkeys([aten.cat.default, aten.stack.default], lambda ranges, node: ranges.union(node.args[0])),
+    **dict.fromkeys([aten.cat.default, aten.stack.default],
+                    lambda ranges, node: ranges.union(tensor_list_argument(node, 0))),
     aten.embedding.default: holding(0),
     aten.where.self: holding(1, 2),
     aten.maximum.default: holding(0, 1),
@@ -322,8 +327,8 @@ def summed_count(node: torch.fx.Node) -> int | None:
     if shape is None:
         return None
     if aten_op(node) is aten.cumsum.default:
-        return shape[node.args[1]] if shape else 1
-    dims = node.args[1] if len(node.args) > 1 and node.args[1] else range(len(shape))
+        return shape[int_argument(node, 1)] if shape else 1
+    dims = int_list_argument(node, 1) if len(node.args) > 1 and node.args[1] else range(len(shape))
     count = 1
     for dim in dims:
         count *= shape[dim]
@@ -337,9 +342,9 @@ def index_interval(node: torch.fx.Node) -> Interval | None:
         return None
     dim = node.args[1] if len(node.args) > 1 and isinstance(node.args[1], int) else None
     if aten_op(node) is aten.topk.default:
-        dim = node.args[2] if len(node.args) > 2 else -1
+        dim = int_argument(node, 2) if len(node.args) > 2 else -1
     if aten_op(node) is aten.sort.default:
-        dim = node.args[1] if len(node.args) > 1 else -1
+        dim = int_argument(node, 1) if len(node.args) > 1 else -1
     extent = shape[dim] if dim is not None and shape else max(1, int(torch.tensor(shape).prod()))
     return Interval(0, max(extent - 1, 0))
 
