@@ -39,12 +39,10 @@ from torch.export import ExportedProgram
 
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, int64_mark, mark
 from workaround.dim_order import dim_order, is_default
+from workaround.openvino_types import OpenvinoModel, OpenvinoNode
 from workaround.patches import MethodPatch
 from workaround.provenance import made_by_workaround
 
-# OpenVINO ships no type information: its models and nodes are these, for the reader.
-OpenvinoModel = Any
-OpenvinoNode = Any
 DimOrder = Sequence[int] | None
 
 # A CompileSpec of this key ("f32", "bf16", "f16") reaches compile_model as INFERENCE_PRECISION_HINT;

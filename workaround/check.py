@@ -58,8 +58,9 @@ from typing import TYPE_CHECKING
 
 from workaround import pte_reader
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, read_mark
-from workaround.computed_differently import SEMANTICS, CompiledModel, exported_model_findings, semantics_findings
+from workaround.computed_differently import SEMANTICS, exported_model_findings, semantics_findings
 from workaround.layouts import same_layout
+from workaround.openvino_types import CompiledModel
 from workaround.provenance import OPENVINO_BACKEND
 
 if TYPE_CHECKING:  # for the annotation only: the checker itself runs without executorch

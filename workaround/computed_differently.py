@@ -29,15 +29,12 @@ Torch-free: it reads what ``workaround.pte_reader`` and OpenVINO's runtime model
 """
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
 
 from workaround import exported_model
 from workaround.boundary_marks import read_int64_mark
+from workaround.openvino_types import CompiledModel, OpenvinoNode
 from workaround.pte_reader import Delegate
 
-# OpenVINO ships no type information: its runtime-graph nodes and compiled models are these, for the reader.
-OpenvinoNode = Any
-CompiledModel = Any
 # (kind, the argument position it concerns or None, what the delegate does): one class the delegate shows.
 SemanticsFinding = tuple[str, int | None, str]
 

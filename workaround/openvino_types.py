@@ -1,0 +1,10 @@
+"""Names for OpenVINO's objects in annotations: OpenVINO ships no type information, so each is ``Any``.
+
+One place, torch-free, so the partitioner's preprocess and the torch-free checker annotate alike.
+"""
+
+from typing import Any
+
+OpenvinoModel = Any  # an openvino.Model, before compilation
+CompiledModel = Any  # an openvino.CompiledModel (compiled here, or imported from a blob)
+OpenvinoNode = Any  # a node of either's graph
