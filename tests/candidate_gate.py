@@ -1,5 +1,7 @@
 """Run the gate against a candidate partitioner: ``pytest --partitioner module:Class [--transform-pass mod:Cls]``.
 
+``--case NAME`` (repeatable, with or without ``--partitioner``) keeps only the tests of those catalogue cases.
+
 Without the option the lowering under test is the workaround. With it, the candidate takes the
 workaround's place in every test marked ``under_test`` (each holds that lowering to eager: the
 catalogue, dim-order and guard cases, the property-based gate, the policy, by-path loading, the
@@ -42,9 +44,15 @@ def pytest_addoption(parser):
                          "instead (constructed with [CompileSpec('device', b'CPU')]); deselects the rest")
     group.addoption("--transform-pass", metavar="module:Class", action="append", default=[],
                     help="with --partitioner: a transform pass class to lower with (repeatable)")
+    group.addoption("--case", metavar="NAME", action="append", default=[], dest="catalogue_cases",
+                    help="only the tests of this catalogue case (repeatable; repro/harness/catalogue.py)")
 
 
 def pytest_configure(config):
+    cases = config.getoption("catalogue_cases")
+    unknown = sorted(set(cases) - set(catalogue_case_names())) if cases else []
+    if unknown:
+        raise pytest.UsageError(f"--case: not a catalogue case: {', '.join(unknown)}")
     spec, passes = config.getoption("--partitioner"), config.getoption("--transform-pass")
     if passes and not spec:
         raise pytest.UsageError("--transform-pass goes with --partitioner module:Class")
@@ -59,10 +67,24 @@ def pytest_configure(config):
     _state["spec"] = " ".join([spec, *(f"--transform-pass {p}" for p in passes)])
 
 
+def catalogue_case_names():
+    from repro.harness.catalogue import CASES
+
+    return CASES.keys()
+
+
+def case_of(item):
+    """The catalogue case a test is parametrized with, or None."""
+    callspec = getattr(item, "callspec", None)
+    return callspec.params.get("case") if callspec else None
+
+
 def pytest_collection_modifyitems(config, items):
-    if not _state["spec"]:
+    cases = set(config.getoption("catalogue_cases"))
+    if not (_state["spec"] or cases):
         return
-    kept = [item for item in items if item.get_closest_marker("under_test")]
+    kept = [item for item in items if (not _state["spec"] or item.get_closest_marker("under_test"))
+            and (not cases or case_of(item) in cases)]
     config.hook.pytest_deselected(items=[item for item in items if item not in kept])
     items[:] = kept
 
@@ -85,8 +107,7 @@ def capability(item, error=None):
         return "by-path"
     if "policy" in item.name:
         return "policy"
-    case = getattr(item, "callspec", None) and item.callspec.params.get("case")
-    return CASE_GROUP_CAPABILITIES.get(catalogue.group_of(case), "copies")
+    return CASE_GROUP_CAPABILITIES.get(catalogue.group_of(case_of(item)), "copies")
 
 
 CAPABILITY = "candidate_capability"  # the report's user property naming the capability a test checks

@@ -28,11 +28,19 @@ def pytest_runtest_makereport(item, call):
 # property-based gates). xdist hands tests out in collection order, so these go first: started last, one of
 # them would keep a core busy alone at the end of the run.
 LONG_RUNNING = ("tests/test_peer_suite.py", "tests/test_workaround_fuzz.py", "tests/test_semantics_fuzz.py",
-                "tests/test_matrix.py::test_real_matrix")
+                "tests/test_matrix_runs.py::test_real_matrix")
 
 
 def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: not item.nodeid.startswith(LONG_RUNNING))  # stable: the rest keep their order
+
+
+@pytest.fixture
+def recorded_matrix():
+    """The recorded release matrix (``tests/recorded_matrix.py``) as ``repro/matrix.py`` gives it to reports."""
+    from tests.recorded_matrix import matrix_of, recorded_rows
+
+    return matrix_of(recorded_rows())
 
 
 @pytest.fixture(scope="session")

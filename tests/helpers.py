@@ -21,6 +21,9 @@ from tests.release_behaviour import installed_openvino
 PROJECT = Path(__file__).resolve().parent.parent
 REPRO = PROJECT / "repro"
 ATTACHMENTS = REPRO / "attachments"
+# The tests that hold each catalogue case's program to eager (marked ``equals_eager``): what a child pytest runs
+# to gate a candidate on chosen cases (``--case``).
+END_TO_END = PROJECT / "tests" / "test_workaround_end_to_end.py"
 
 
 @functools.cache

@@ -8,7 +8,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from tests.helpers import run_cli, skip_module_without_executorch_path
+from tests.helpers import END_TO_END, run_cli, skip_module_without_executorch_path
 from tests.release_behaviour import stock_use_after_free
 
 skip_module_without_executorch_path()
@@ -16,20 +16,21 @@ pytestmark = pytest.mark.executorch
 STOCK = "executorch.backends.openvino.partitioner:OpenvinoPartitioner"
 # One case per capability: a copy, a channels-last input, a constant read in place, a 0-d input.
 SUBSET_CASES = ("upstream_clone_sin", "conv_channels_last_input", "conv_bias_relu", "zero_d_input")
-SUBSET = f"test_workaround_equals_eager and ({' or '.join(SUBSET_CASES)}) and not float16"
+SUBSET = [option for case in SUBSET_CASES for option in ("--case", case)]
 
 
 def gate(tmp_path, *options):
-    """(exit code, stdout, {test id: outcome}) of a child pytest over SUBSET."""
+    """(exit code, stdout, [(case, outcome)]) of a child pytest holding the SUBSET cases to eager."""
     report = tmp_path / f"junit{len(list(tmp_path.glob('junit*')))}.xml"
-    result = run_cli("python", "-m", "pytest", "-p", "no:cacheprovider", "-q", "-k", SUBSET,
-                     f"--junitxml={report}", "tests/test_workaround_end_to_end.py", *options, timeout=1200)
-    outcomes = {}
+    result = run_cli("python", "-m", "pytest", "-p", "no:cacheprovider", "-q", "-m", "equals_eager", *SUBSET,
+                     f"--junitxml={report}", END_TO_END, *options, timeout=1200)
+    outcomes = []
     if report.exists():
         for case in ElementTree.parse(report).iter("testcase"):
             failed = case.find("failure") is not None or case.find("error") is not None
-            outcomes[case.get("name")] = "failed" if failed else "skipped" if case.find("skipped") is not None \
-                else "passed"
+            name = case.get("name").partition("[")[2].removesuffix("]")
+            outcomes.append((name, "failed" if failed else "skipped" if case.find("skipped") is not None
+                             else "passed"))
     return result.returncode, result.stdout + result.stderr, outcomes
 
 
@@ -37,8 +38,8 @@ def test_the_workaround_named_as_a_candidate_gives_the_default_runs_results(tmp_
     """The default run of these four tests is this gate's own run of them (each must pass there): named as a
     candidate, the workaround passes the same four, and nothing else runs."""
     code, output, named = gate(tmp_path, "--partitioner", "workaround:CopySafeOpenvinoPartitioner")
-    assert sorted(named) == sorted(f"test_workaround_equals_eager[{case}]" for case in SUBSET_CASES), named
-    assert (code, set(named.values())) == (0, {"passed"}), output[-3000:]
+    assert sorted(case for case, _ in named) == sorted(SUBSET_CASES), named
+    assert (code, {outcome for _, outcome in named}) == (0, {"passed"}), output[-3000:]
     assert "candidate partitioner workaround:CopySafeOpenvinoPartitioner: per capability" in output
     for capability in ("copies", "channels-last", "by-path", "guards"):
         assert f"  {capability:15} PASSED: 1 passed, 0 failed" in output, output[-3000:]
@@ -65,6 +66,7 @@ def test_the_stock_partitioner_as_a_candidate_fails_naming_the_first_case_of_eac
     (["--partitioner", "repro.harness.catalogue:Case"], "is not a subclass of ExecuTorch's"),
     (["--partitioner=workaround"], "expected module.path:ClassName"),
     (["--transform-pass", "workaround:DefaultDimOrderForOpenvino"], "--transform-pass goes with"),
+    (["--case", "upstream_clone_sin", "--case", "nosuch"], "--case: not a catalogue case: nosuch"),
 ])
 def test_a_bad_candidate_is_a_one_line_usage_error_before_any_test_runs(pytester, options, message):
     """In a pytest run of its own (in this process: the plugin's checks raise before anything is changed)."""

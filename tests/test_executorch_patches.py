@@ -23,8 +23,9 @@ import pytest
 
 from repro.harness import catalogue, op_tests, precision
 from repro.harness import executorch_patches as patches
-from tests.helpers import PROJECT, cpu_default_is_bf16, run_cli, skip_module_without_executorch_path
+from tests.helpers import END_TO_END, PROJECT, cpu_default_is_bf16, run_cli, skip_module_without_executorch_path
 from tests.release_behaviour import stock_outcome, stock_use_after_free
+from tests.workaround_expectations import CORRECTED
 
 skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch
@@ -191,17 +192,14 @@ def patched_backend(tmp_path_factory):
 
 def copy_and_channels_last_cases():
     """The catalogue cases of the copy and dim-order groups that the workaround is held to eager on."""
-    from tests.test_workaround_end_to_end import CORRECTED
-
     return [case.name for group in ("copies", "dim order") for case in catalogue.GROUPS[group]
             if case.name in CORRECTED]
 
 
 def test_upstream_partitioner_and_preprocess_pass_the_gates_copy_and_channels_last_cases(patched_backend):
-    ids = [f"tests/test_workaround_end_to_end.py::test_workaround_equals_eager[{case}]"
-           for case in copy_and_channels_last_cases()]
+    cases = [option for case in copy_and_channels_last_cases() for option in ("--case", case)]
     result = run_cli("python", "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "0", "--tb=line",
-                     "--partitioner", STOCK_PARTITIONER, *ids,
+                     "--partitioner", STOCK_PARTITIONER, "-m", "equals_eager", *cases, END_TO_END,
                      env=patches.with_search_paths(python_path=patched_backend), timeout=1200)
     output = result.stdout + result.stderr
     summary = output[output.find("candidate partitioner"):]

@@ -7,11 +7,9 @@ reproducer compares with are PyTorch's own (computed here with torch), so a repo
 expectation. The reports are rendered from the recorded matrix (``tests/data/matrix-all-releases.json``).
 """
 
-import json
 import math
 import re
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,9 +19,9 @@ import torch.nn.functional as F
 from repro import attachment_commands as commands
 from repro.reports import openvino_constant_abs, openvino_cpu_semantics, release_boundaries
 from tests.helpers import ATTACHMENTS, run_cli
+from tests.recorded_matrix import RECORDED
 from tests.release_behaviour import installed_openvino
 
-RECORDED = json.loads((Path(__file__).parent / "data" / "matrix-all-releases.json").read_text())
 ROWS = {row["release"]: row for row in RECORDED["rows"]}
 INF = math.inf
 # PyTorch's result for each case of openvino_cpu_semantics.py, computed by PyTorch.

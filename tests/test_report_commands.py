@@ -9,13 +9,11 @@ checked is the Markdown a maintainer gets. Each venv is made by the printed inst
 """
 
 import fcntl
-import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -24,9 +22,9 @@ from repro.reports import matrix_report
 from repro.reports import openvino_import_lifetime as import_report
 from repro.reports import openvino_stale_copies as stale_report
 from tests.helpers import PROJECT, table_line
+from tests.recorded_matrix import RECORDED
 
 pytestmark = pytest.mark.matrix
-RECORDED = json.loads((Path(__file__).parent / "data" / "matrix-all-releases.json").read_text())
 MATRIX = {**RECORDED, "summary": matrix_report.summarize(RECORDED["rows"], RECORDED["available"])}
 STALE_COPIES = stale_report.openvino_stale_copies(MATRIX)
 IMPORT_LIFETIME = import_report.openvino_import_lifetime(MATRIX)

@@ -5,20 +5,17 @@ that renders it, shows here as a diff to review. To accept a deliberate change:
 """
 
 import difflib
-import json
-from pathlib import Path
 
 import pytest
 
 from repro.reports import upstream
+from tests.recorded_matrix import DATA, RECORDED
 
-DATA = Path(__file__).parent / "data"
 ACCEPTED = DATA / "reports"
 
 
 def rendered(folder):
-    matrix = json.loads((DATA / "matrix-all-releases.json").read_text())
-    return {path.name: path.read_text() for path in upstream.write_reports(matrix, folder)}
+    return {path.name: path.read_text() for path in upstream.write_reports(RECORDED, folder)}
 
 
 def test_every_report_has_an_accepted_rendering():

@@ -33,18 +33,11 @@ from repro.harness.lowerings import (  # noqa: E402
     Lowering,
     as_lowering,
 )
-from tests.test_workaround_graph import (  # noqa: E402
-    copy_used_inside_and_outside,
-    partitions_around_an_unsupported_op,
-)
+from tests.graph_models import copy_used_inside_and_outside, partitions_around_an_unsupported_op  # noqa: E402
+from tests.workaround_expectations import CORRECTED, REFUSED, REFUSED_DIM_ORDER_OFF  # noqa: E402
 from workaround import check_program, copy_safe_openvino, install, is_installed, uninstall  # noqa: E402
 
 pytestmark = pytest.mark.executorch
-REFUSED = "clone_channels_last_dim_order_off"
-# With dim order off ExecuTorch holds this channels-last output, but nothing can convert it at the
-# boundary (the pass needs dim-order ops): refused at export instead of wrong values.
-REFUSED_DIM_ORDER_OFF = "channels_last_output_dim_order_off"
-CORRECTED = [name for name in catalogue.CASES if name not in (REFUSED, REFUSED_DIM_ORDER_OFF)]
 # The policy's matmuls: at f32 (the gate, repro/harness/precision.py) and at bf16, where OpenVINO's CPU plugin
 # defaults to it (3.2e-4 to 4.8e-4 measured on the policy's actions) and nothing at export can pin f32.
 MATMUL_ATOL = precision.tolerance((1e-4, 5e-3))
@@ -66,6 +59,7 @@ def workaround_cases():
 
 
 @pytest.mark.under_test
+@pytest.mark.equals_eager
 @pytest.mark.parametrize("case", list(workaround_cases()))
 def test_workaround_equals_eager(lowered_case, case):
     assert_equals_eager(lowered_case(case, under_test()))

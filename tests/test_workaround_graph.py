@@ -15,6 +15,7 @@ from executorch.backends.openvino.partitioner import OpenvinoPartitioner  # noqa
 
 from repro.harness import catalogue  # noqa: E402
 from repro.harness.program_contents import op_name  # noqa: E402
+from tests.graph_models import copy_used_inside_and_outside, partitions_around_an_unsupported_op  # noqa: E402
 from workaround import UnsafeCopyError  # noqa: E402
 from workaround.copy_ops import PASS_THROUGH_COPY_OPS, aten_op  # noqa: E402
 from workaround.exclusion import TAG, copies_to_hand_back, depends_on_itself, partition_of  # noqa: E402
@@ -122,14 +123,6 @@ def test_chain_of_copies_leaves_whole():
     assert membership(program) == {"outside": sorted([CLONE, ALIAS, ALIAS, CLONE]), "partitions": [[SIN]]}
 
 
-def copy_used_inside_and_outside(x):
-    """A copy of an intermediate that is also returned itself, so the copy must leave; it is used inside
-    too, so untagging it alone would leave a cycle."""
-    s = torch.sin(x)
-    c = s.clone()
-    return c, c * 2 + s, s
-
-
 def test_copy_used_inside_and_outside_splits_the_partition_instead_of_a_cycle():
     stock_program, _ = tagged(copy_used_inside_and_outside, (catalogue.uniform(2, 3),), OpenvinoPartitioner)
     assert len(membership(stock_program)["partitions"]) == 1
@@ -137,15 +130,6 @@ def test_copy_used_inside_and_outside_splits_the_partition_instead_of_a_cycle():
     assert membership(program) == {"outside": [CLONE], "partitions": [
         sorted([ADD, "aten.mul.Tensor", TO_DIM_ORDER]), [SIN]]}
     assert not any(depends_on_itself(program.graph_module.graph, tag) for tag in tags)
-
-
-def partitions_around_an_unsupported_op(x):
-    """atan2 is not delegated, so the graph has two OpenVINO partitions with copies at both edges."""
-    y = x.clone()
-    a = torch.sin(y)
-    b = torch.atan2(a, y)
-    c = torch.cos(b)
-    return c.clone(), c.clone() * 2, a
 
 
 def test_copies_of_inputs_leave_any_of_several_partitions_and_copies_of_computed_values_stay():
