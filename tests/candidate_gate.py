@@ -14,14 +14,15 @@ A pytest plugin (``pytest_plugins`` in the conftest loads it).
 
 import pytest
 
-from workaround.computed_differently import SEMANTICS
+from workaround.finding_kinds import SEMANTICS, FindingKind
 
 CAPABILITIES = ("copies", "channels-last", "by-path", "guards", "semantics", "policy", "property-based")
 # What each kind of post-lowering check finding is about (``workaround.check``).
-FINDING_CAPABILITIES = {"pass_through_output": "copies", "non_default_dim_order": "channels-last",
-                        "delegate_blob_in_segment": "by-path", "empty_or_0d_argument": "guards",
-                        "dynamic_shaped_output": "guards", "empty_constant_segment": "by-path",
-                        **dict.fromkeys(SEMANTICS, "semantics")}
+FINDING_CAPABILITIES = {
+    FindingKind.PASS_THROUGH_OUTPUT: "copies", FindingKind.NON_DEFAULT_DIM_ORDER: "channels-last",
+    FindingKind.DELEGATE_BLOB_IN_SEGMENT: "by-path", FindingKind.EMPTY_OR_0D_ARGUMENT: "guards",
+    FindingKind.DYNAMIC_SHAPED_OUTPUT: "guards", FindingKind.EMPTY_CONSTANT_SEGMENT: "by-path",
+    **dict.fromkeys(SEMANTICS, "semantics")}
 # The capability a catalogue case checks, by its group (``repro.harness.catalogue.GROUPS``).
 CASE_GROUP_CAPABILITIES = {"copies": "copies", "dim order": "channels-last", "constants": "by-path",
                            "guards": "guards", "semantics": "semantics"}

@@ -58,7 +58,8 @@ from typing import TYPE_CHECKING
 
 from workaround import pte_reader
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, read_mark
-from workaround.computed_differently import SEMANTICS, exported_model_findings, semantics_findings
+from workaround.computed_differently import exported_model_findings, semantics_findings
+from workaround.finding_kinds import FindingKind
 from workaround.layouts import same_layout
 from workaround.openvino_types import CompiledModel
 from workaround.provenance import OPENVINO_BACKEND
@@ -69,8 +70,6 @@ if TYPE_CHECKING:  # for the annotation only: the checker itself runs without ex
 EXIT_CLEAN, EXIT_AFFECTED, EXIT_UNREADABLE = 0, 1, 2
 
 
-KINDS = ("pass_through_output", "non_default_dim_order", "empty_or_0d_argument", "dynamic_shaped_output",
-         "delegate_blob_in_segment", "empty_constant_segment", "precision_not_kept", *SEMANTICS)
 # Compile specs that ask a delegate for a precision: OpenVINO's own name, and the workaround's.
 PRECISION_SPECS = ("INFERENCE_PRECISION_HINT", "inference_precision")
 # The releases measured to crash (or read freed memory) by path with a blob in a segment.
@@ -79,7 +78,7 @@ USE_AFTER_FREE_RELEASES = "OpenVINO 2026.4.0 and later (measured: 2026.4.0, 2026
 
 @dataclass(frozen=True)
 class Finding:
-    kind: str  # one of KINDS
+    kind: FindingKind
     delegate: int | None  # index among the program's OpenVINO delegates; None for the program as a whole
     port: int | None  # the delegate output (pass-through) or delegate-call argument (dim order) concerned
     detail: str
@@ -145,22 +144,23 @@ def unhonoured_dim_orders(delegate: pte_reader.Delegate, compiled: CompiledModel
 
 
 UNRUNNABLE = {
-    "empty_or_0d_argument": "is 0-d or 0-size: the delegate fails at run time on it",
-    "dynamic_shaped_output": "is a dynamic-shaped output: the runtime never resizes it, so it comes back with its "
-                             "upper bound's shape",
+    FindingKind.EMPTY_OR_0D_ARGUMENT: "is 0-d or 0-size: the delegate fails at run time on it",
+    FindingKind.DYNAMIC_SHAPED_OUTPUT: "is a dynamic-shaped output: the runtime never resizes it, so it comes "
+                                       "back with its upper bound's shape",
 }
 
 
-def unrunnable_arguments(delegate: pte_reader.Delegate, compiled: CompiledModel) -> list[tuple[str, int, str]]:
+def unrunnable_arguments(delegate: pte_reader.Delegate,
+                         compiled: CompiledModel) -> list[tuple[FindingKind, int, str]]:
     """(kind, position, what) for each argument the delegate cannot run (see the module docstring)."""
-    found: list[tuple[str, int, str]] = []
+    found: list[tuple[FindingKind, int, str]] = []
     for position, argument in enumerate(delegate.arguments):
         if argument is None:
             continue
         if not argument.sizes or 0 in argument.sizes:
-            found.append(("empty_or_0d_argument", position, f"sizes {argument.sizes}"))
+            found.append((FindingKind.EMPTY_OR_0D_ARGUMENT, position, f"sizes {argument.sizes}"))
         elif argument.dynamic and position >= len(compiled.inputs):
-            found.append(("dynamic_shaped_output", position, f"upper bound {argument.sizes}"))
+            found.append((FindingKind.DYNAMIC_SHAPED_OUTPUT, position, f"upper bound {argument.sizes}"))
     return found
 
 
@@ -185,11 +185,11 @@ def open_blob(index: int, delegate: pte_reader.Delegate) -> CompiledModel:
 
 def compiled_model_findings(index: int, delegate: pte_reader.Delegate, compiled: CompiledModel) -> list[Finding]:
     """What only the compiled model shows: pass-through outputs, unhonoured dim orders, unrunnable arguments."""
-    findings = [Finding("pass_through_output", index, output,
+    findings = [Finding(FindingKind.PASS_THROUGH_OUTPUT, index, output,
                         f"output {output} of OpenVINO delegate {index} is input '{name}' passed straight "
                         "through: with ExecuTorch's call order it is never written")
                 for output, name in pass_through_outputs(compiled)]
-    findings += [Finding("non_default_dim_order", index, position,
+    findings += [Finding(FindingKind.NON_DEFAULT_DIM_ORDER, index, position,
                          f"argument {position} of OpenVINO delegate {index} has dim order {order} and its "
                          "compiled model does not read or write it in that order: the runtime hands it over "
                          "as if it were contiguous, so the values are wrong unless every op between it and "
@@ -223,7 +223,7 @@ def precision(index: int, delegate: pte_reader.Delegate, compiled: CompiledModel
 def precision_findings(found: Precision) -> list[Finding]:
     if found.asked is None or found.asked == found.runs_at:
         return []
-    return [Finding("precision_not_kept", found.delegate, None,
+    return [Finding(FindingKind.PRECISION_NOT_KEPT, found.delegate, None,
                     f"OpenVINO delegate {found.delegate} was lowered asking for {found.asked} (compile spec "
                     f"{found.spec}) but imports at {found.runs_at} here: the blob does not carry its precision "
                     "and ExecuTorch 1.5.1's runtime imports with no properties, so this CPU decides. Expect "
@@ -233,7 +233,7 @@ def precision_findings(found: Precision) -> list[Finding]:
 def segment_finding(index: int, delegate: pte_reader.Delegate) -> list[Finding]:
     if not delegate.in_segment:
         return []
-    return [Finding("delegate_blob_in_segment", index, None,
+    return [Finding(FindingKind.DELEGATE_BLOB_IN_SEGMENT, index, None,
                     f"OpenVINO delegate {index}'s compiled model is stored in a segment that ExecuTorch's "
                     "OpenVINO backend frees right after importing it: loaded from a file, the program crashes or "
                     f"reads freed memory with {USE_AFTER_FREE_RELEASES}. Re-export with "
@@ -246,7 +246,7 @@ def empty_constant_segment(pte_bytes: bytes) -> list[Finding]:
     found = pte_reader.constants(pte_bytes)
     if not found.sizes or found.segment_bytes != 0:
         return []
-    return [Finding("empty_constant_segment", None, None,
+    return [Finding(FindingKind.EMPTY_CONSTANT_SEGMENT, None, None,
                     f"the program's {len(found.sizes)} constant(s) are all 0-size and its constant segment is 0 "
                     "bytes: loaded from a file, load_method fails with error 0x23 (ExecuTorch's file loaders "
                     "return no buffer for a 0-byte segment); from bytes it loads. Re-export with the workaround's "
@@ -314,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         for finding in findings:
             print(f"{args.pte}: {finding.detail}")
         counts = ", ".join(f"{sum(f.kind == kind for f in findings)} {kind.replace('_', ' ')}(s)"
-                           for kind in KINDS)
+                           for kind in FindingKind)
         for reason in not_opened:
             print(f"{args.pte}: {reason}")
         verdict = f"AFFECTED: {counts}" if findings else "NOT CHECKED" if not_opened else "clean"

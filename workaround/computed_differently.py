@@ -32,15 +32,13 @@ from collections.abc import Callable, Iterable, Iterator
 
 from workaround import exported_model
 from workaround.boundary_marks import read_int64_mark
+from workaround.finding_kinds import FindingKind
 from workaround.openvino_types import CompiledModel, OpenvinoNode
 from workaround.pte_reader import Delegate
 
 # (kind, the argument position it concerns or None, what the delegate does): one class the delegate shows.
-SemanticsFinding = tuple[str, int | None, str]
+SemanticsFinding = tuple[FindingKind, int | None, str]
 
-SEMANTICS = ("float64_computed_as_float32", "int64_computed_in_32_bits", "narrow_integer_arithmetic_saturates",
-             "division_through_float32", "trunc_division_through_int32", "constant_abs_dropped",
-             "avg_pool_ceil_window_divisor")
 INTEGERS = {"i64", "i32", "i16", "i8", "u8", "u16", "u32", "u64"}
 NARROW = {"u8", "i8"}
 ARITHMETIC_LAYERS = {"Eltwise", "Subgraph"}
@@ -113,11 +111,11 @@ def boundary_findings(delegate: Delegate, compiled: CompiledModel) -> list[Seman
         if argument is None:
             continue
         if argument.dtype == "float64":
-            found.append(("float64_computed_as_float32", position,
+            found.append((FindingKind.FLOAT64_COMPUTED_AS_FLOAT32, position,
                           f"argument {position} is float64, which OpenVINO's CPU plugin computes in float32"))
         index_only = position < len(parameters) and only_gather_indices(parameters[position])
         if argument.dtype == "int64" and position not in proven and not index_only:
-            found.append(("int64_computed_in_32_bits", position,
+            found.append((FindingKind.INT64_COMPUTED_IN_32_BITS, position,
                           f"argument {position} is int64, which OpenVINO's CPU plugin computes in 32 bits: values "
                           "beyond int32 come back wrong"))
     return found
@@ -159,17 +157,17 @@ def graph_findings(compiled: CompiledModel) -> list[SemanticsFinding]:
         kind, inputs, name = layer(node), sources(node), node.get_friendly_name()
         if kind in ARITHMETIC_LAYERS and precision(node) in NARROW and wrapping(node) and any(
                 layer(source) == "Input" and precision(source) in NARROW for source in inputs):
-            found.append(("narrow_integer_arithmetic_saturates", None,
+            found.append((FindingKind.NARROW_INTEGER_ARITHMETIC_SATURATES, None,
                           f"{name} computes {precision(node)} arithmetic on an input, which OpenVINO saturates "
                           "where PyTorch wraps around"))
         if kind != "Const" and divides_through_float32(node):
-            found.append(("division_through_float32", None,
+            found.append((FindingKind.DIVISION_THROUGH_FLOAT32, None,
                           f"{name} divides or takes a remainder through float32: integers beyond 2**24 and "
                           "large quotients come back wrong"))
         if kind == "Convert" and precision(node) == "f32" and any(
                 layer(source) == "Convert" and precision(source) == "i32"
                 and precision(sources(source)[0]) == "f32" for source in inputs):
-            found.append(("trunc_division_through_int32", None,
+            found.append((FindingKind.TRUNC_DIVISION_THROUGH_INT32, None,
                           f"{name} truncates a float32 through int32 (trunc division: quotients beyond 2**31, inf "
                           "and NaN come back -2**31)"))
     return found
@@ -194,12 +192,12 @@ def exported_model_findings(blob: bytes) -> list[SemanticsFinding]:
     found: list[SemanticsFinding] = []
     for layer in exported_model.layers(blob) or []:
         if layer.type == "Const" and any(op.startswith("aten.abs.") for op in aten_ops(layer.fused_names)):
-            found.append(("constant_abs_dropped", None,
+            found.append((FindingKind.CONSTANT_ABS_DROPPED, None,
                           f"{layer.name} is a constant computed through an Abs (reflection padding's indices): "
                           "OpenVINO's CPU plugin drops a rank-1 Abs of constants from 2025.4.0, so the values "
                           "come from the wrong places"))
         if divides_the_ceil_window_by_the_kernel(layer):
-            found.append(("avg_pool_ceil_window_divisor", None,
+            found.append((FindingKind.AVG_POOL_CEIL_WINDOW_DIVISOR, None,
                           f"{layer.name} averages with ceil_mode, counting the padding it was given: OpenVINO "
                           "divides the last window by the whole kernel where PyTorch divides by its part inside "
                           "the padded input"))
