@@ -12,21 +12,50 @@ failing case of each, with its error: what a reviewer pastes into a pull request
 A pytest plugin (``pytest_plugins`` in the conftest loads it).
 """
 
+from dataclasses import dataclass
+from enum import StrEnum
+
 import pytest
 
 from workaround.finding_kinds import SEMANTICS, FindingKind
 
-CAPABILITIES = ("copies", "channels-last", "by-path", "guards", "semantics", "policy", "property-based")
+
+class Capability(StrEnum):
+    """What a gated test checks, in the order the summary lists them."""
+
+    COPIES = "copies"
+    CHANNELS_LAST = "channels-last"
+    BY_PATH = "by-path"
+    GUARDS = "guards"
+    SEMANTICS = "semantics"
+    POLICY = "policy"
+    PROPERTY_BASED = "property-based"
+
+
 # What each kind of post-lowering check finding is about (``workaround.check``).
 FINDING_CAPABILITIES = {
-    FindingKind.PASS_THROUGH_OUTPUT: "copies", FindingKind.NON_DEFAULT_DIM_ORDER: "channels-last",
-    FindingKind.DELEGATE_BLOB_IN_SEGMENT: "by-path", FindingKind.EMPTY_OR_0D_ARGUMENT: "guards",
-    FindingKind.DYNAMIC_SHAPED_OUTPUT: "guards", FindingKind.EMPTY_CONSTANT_SEGMENT: "by-path",
-    **dict.fromkeys(SEMANTICS, "semantics")}
+    FindingKind.PASS_THROUGH_OUTPUT: Capability.COPIES,
+    FindingKind.NON_DEFAULT_DIM_ORDER: Capability.CHANNELS_LAST,
+    FindingKind.DELEGATE_BLOB_IN_SEGMENT: Capability.BY_PATH,
+    FindingKind.EMPTY_CONSTANT_SEGMENT: Capability.BY_PATH,
+    FindingKind.EMPTY_OR_0D_ARGUMENT: Capability.GUARDS, FindingKind.DYNAMIC_SHAPED_OUTPUT: Capability.GUARDS,
+    **dict.fromkeys(SEMANTICS, Capability.SEMANTICS)}
 # The capability a catalogue case checks, by its group (``repro.harness.catalogue.GROUPS``).
-CASE_GROUP_CAPABILITIES = {"copies": "copies", "dim order": "channels-last", "constants": "by-path",
-                           "guards": "guards", "semantics": "semantics"}
-_state = {"lowering": None, "spec": None, "results": {}}
+CASE_GROUP_CAPABILITIES = {"copies": Capability.COPIES, "dim order": Capability.CHANNELS_LAST,
+                           "constants": Capability.BY_PATH, "guards": Capability.GUARDS,
+                           "semantics": Capability.SEMANTICS}
+
+
+@dataclass
+class CapabilityResult:
+    """One capability's line of the summary: its tests passed and failed, and the first failure with its error."""
+
+    passed: int = 0
+    failed: int = 0
+    first_failure: str | None = None
+
+
+_state = {"lowering": None, "spec": None, "results": {}}  # results: {capability: CapabilityResult}
 
 
 def under_test():
@@ -98,17 +127,17 @@ def capability(item, error=None):
     from repro.harness import catalogue
 
     if getattr(error, "by_path_only", False):
-        return "by-path"
-    about = {FINDING_CAPABILITIES.get(kind) for kind in getattr(error, "kinds", ())} - {"by-path"}
+        return Capability.BY_PATH
+    about = {FINDING_CAPABILITIES.get(kind) for kind in getattr(error, "kinds", ())} - {Capability.BY_PATH}
     if len(about) == 1 and None not in about:
         return about.pop()
     if "fuzz" in item.module.__name__:
-        return "property-based"
+        return Capability.PROPERTY_BASED
     if "by_path" in item.module.__name__:
-        return "by-path"
+        return Capability.BY_PATH
     if "policy" in item.name:
-        return "policy"
-    return CASE_GROUP_CAPABILITIES.get(catalogue.group_of(case_of(item)), "copies")
+        return Capability.POLICY
+    return CASE_GROUP_CAPABILITIES.get(catalogue.group_of(case_of(item)), Capability.COPIES)
 
 
 CAPABILITY = "candidate_capability"  # the report's user property naming the capability a test checks
@@ -121,7 +150,8 @@ def pytest_runtest_makereport(item, call):
     outcome = yield
     if _state["spec"] and item.get_closest_marker("under_test"):
         error = call.excinfo.value if call.excinfo else None
-        outcome.get_result().user_properties.append((CAPABILITY, capability(item, error)))
+        # as its plain string: xdist sends reports to the controller with execnet, which takes only builtin types
+        outcome.get_result().user_properties.append((CAPABILITY, str(capability(item, error))))
 
 
 def pytest_runtest_logreport(report):
@@ -130,15 +160,15 @@ def pytest_runtest_logreport(report):
     labels = dict(report.user_properties)
     if CAPABILITY not in labels or report.when not in ("setup", "call"):
         return
-    results = _state["results"].setdefault(labels[CAPABILITY], {"passed": 0, "failed": 0, "first": None})
+    results = _state["results"].setdefault(labels[CAPABILITY], CapabilityResult())
     if report.failed:
-        results["failed"] += 1
+        results.failed += 1
         crash = getattr(report.longrepr, "reprcrash", None)
         message = crash.message if crash else str(report.longrepr)
         name = report.nodeid.split("::")[-1]
-        results["first"] = results["first"] or f"{name}: {message.splitlines()[0][:300]}"
+        results.first_failure = results.first_failure or f"{name}: {message.splitlines()[0][:300]}"
     elif report.when == "call" and report.passed:
-        results["passed"] += 1
+        results.passed += 1
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -152,11 +182,11 @@ def summary_lines():
     if not _state["results"]:
         return []
     lines = [f"candidate partitioner {_state['spec']}: per capability"]
-    for name in CAPABILITIES:
+    for name in Capability:
         results = _state["results"].get(name)
         if results:
-            verdict = "PASSED" if not results["failed"] else "FAILED"
-            lines.append(f"  {name:15} {verdict}: {results['passed']} passed, {results['failed']} failed")
-            if results["first"]:
-                lines.append(f"  {'':15} first failure: {results['first']}")
+            verdict = "PASSED" if not results.failed else "FAILED"
+            lines.append(f"  {name:15} {verdict}: {results.passed} passed, {results.failed} failed")
+            if results.first_failure:
+                lines.append(f"  {'':15} first failure: {results.first_failure}")
     return lines

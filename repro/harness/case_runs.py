@@ -1,7 +1,7 @@
 """One catalogue case through the real runtime: lower, save the ``.pte``, run it with every way of
 loading, and compare each output with eager PyTorch (values, dtype, shape and dim order).
 
-The result is a record (a dict, JSON-ready) in which a failure at any step is an outcome, not an
+The result is a record (a ``CaseRecord``, JSON-ready) in which a failure at any step is an outcome, not an
 exception: ``repro/executorch_path.py`` prints the records, the tests assert on them
 (``tests/outcomes.py``).
 """
@@ -11,6 +11,7 @@ from pathlib import Path
 
 import torch
 
+from repro.harness.case_record import CaseRecord, LoadRun, OutputComparison
 from repro.harness.catalogue import group_of
 from repro.harness.lowering import lower
 from repro.harness.outcomes import Outcome, overall_outcome
@@ -54,10 +55,10 @@ def declared_dim_orders(edge):
     return [tensor_dim_order(arg.meta["val"]) for arg in output.args[0]]
 
 
-def compare_outputs(case, actual, expected, declared):
+def compare_outputs(case, actual, expected, declared) -> list[OutputComparison]:
     """Per output: shape, dtype, values against eager (copies exactly) and dim order against the
     program's declared one (eager's recorded beside it)."""
-    rows = []
+    rows: list[OutputComparison] = []
     for index, want in enumerate(expected):
         got = actual[index] if index < len(actual) else torch.empty(0)
         tolerance = 0.0 if index in case.exact_outputs else case.atol
@@ -74,8 +75,8 @@ def eager_outputs(case, inputs):
     return list(expected) if isinstance(expected, tuple | list) else [expected]
 
 
-def load_outcome(case, run, inputs, expected, declared):
-    """One load of a program: {"outcome", "detail", "outputs", "inputs_intact"}."""
+def load_outcome(case, run, inputs, expected, declared) -> LoadRun:
+    """One load of a program, run once, against eager."""
     if run.status != RunStatus.OK:  # a run's failure is the load's outcome of the same name
         return {"outcome": Outcome(run.status), "detail": run.detail, "outputs": None, "inputs_intact": None}
     rows = compare_outputs(case, run.outputs, expected, declared)
@@ -84,13 +85,13 @@ def load_outcome(case, run, inputs, expected, declared):
             "inputs_intact": all(max_abs_diff(a, b) == 0 for a, b in zip(run.fed, inputs, strict=True))}
 
 
-def run_case(case, lowering, runners, save_dir, *, with_replay=False, config=None):
+def run_case(case, lowering, runners, save_dir, *, with_replay=False, config=None) -> CaseRecord:
     """Lower (as the ``Lowering`` says), save, run with every runner and compare one case; failures become
     part of the record."""
-    record = {"case": case.name, "what": case.what, "group": group_of(case.name), "partitioner": lowering.name,
-              "skip_dim_order": case.skip_dim_order, "lowering_error": None, "delegates": None,
-              "delegated_ops": None, "ops_outside": None, "declared_dim_orders": None, "runs": {}, "replay": None,
-              "pte": None}
+    record: CaseRecord = {
+        "case": case.name, "what": case.what, "group": group_of(case.name), "partitioner": lowering.name,
+        "skip_dim_order": case.skip_dim_order, "lowering_error": None, "delegates": None, "delegated_ops": None,
+        "ops_outside": None, "declared_dim_orders": None, "runs": {}, "replay": None, "pte": None}
     inputs = case.inputs()
     expected = eager_outputs(case, inputs)
     try:
@@ -102,11 +103,12 @@ def run_case(case, lowering, runners, save_dir, *, with_replay=False, config=Non
     except Exception as error:
         # The workaround refuses what it cannot make correct: not the bug.
         outcome = Outcome.REFUSED if type(error).__name__ in REFUSALS else Outcome.LOWERING_FAILED
-        record.update(outcome=outcome, lowering_error=f"{type(error).__name__}: {error}".strip(),
-                      traceback=traceback.format_exc())
+        record["outcome"] = outcome
+        record["lowering_error"] = f"{type(error).__name__}: {error}".strip()
+        record["traceback"] = traceback.format_exc()
         return record
-    record.update(delegates=len(program.executorch_program.execution_plan[0].delegates),
-                  delegated_ops=inside, ops_outside=outside, declared_dim_orders=declared)
+    record["delegates"] = len(program.executorch_program.execution_plan[0].delegates)
+    record["delegated_ops"], record["ops_outside"], record["declared_dim_orders"] = inside, outside, declared
     path = Path(save_dir) / f"{case.name}.{lowering.name}.pte"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(program.buffer)

@@ -9,6 +9,7 @@ ExecuTorch symptom is the OpenVINO symptom.
 
 import torch
 
+from repro.harness.case_record import Replay
 from repro.harness.program_contents import is_delegate_call, op_name
 
 
@@ -65,7 +66,7 @@ def capture_delegate_calls(edge, case):
     return calls
 
 
-def replay(calls, case, runtime_outputs):
+def replay(calls, case, runtime_outputs) -> Replay:
     """Replay every delegate; compare with the runtime where a program output is a delegate output."""
     import numpy as np
 
