@@ -52,40 +52,16 @@ def executorch_channels_last(matrix):
     refuse, convert = patches.patch_files(patches.CHANNELS_LAST)
     op_tests = et.op_test_results(rows, patches.CHANNELS_LAST, "backends/openvino/tests/ops/test_dim_order.py",
                                   "both patches")
-    return md.issue(
-        "[OpenVINO] Channels-last tensors at a partition's boundary are handed to OpenVINO as contiguous: "
-        "wrong values, no error",
-        [("🐛 Describe the bug", f"""\
-{CREATE_TENSOR} wraps every delegate input and output with `tensor.sizes()` and its data pointer only
-(`ov_.shape_create(rank, dims, &shape)`, then `ov_.tensor_create_from_host_ptr(...)`), never with its dim
-order, and `preprocess` compiles the partition for contiguous inputs and outputs. A channels-last tensor
-entering a partition (a camera frame fed to a convolution) is read as if it were contiguous, and a
-channels-last result is written as if it were: wrong values, no error. Partitions whose ops read and write
-alike (elementwise only) happen to be right. It does not depend on the OpenVINO release: the ones below are
-inside ExecuTorch's supported range ({et.SUPPORTED_OPENVINO}) and what `pip install openvino` gives today
-({et.NEWEST_OPENVINO})."""),
-         ("To reproduce", f"""\
-{et.reproduction(CHANNELS_LAST_REPRODUCER, rows, "executorch_channels_last", et.SUPPORTED_OPENVINO)}
-
-{dim_order_table(rows)}"""),
-         ("Versions", et.environment_section(rows, "executorch_channels_last")),
-         ("Proposed fix", f"""\
-In two steps, each its own commit. First fail loud: `preprocess` refuses a partition input or output in
-another dim order, naming it, so nobody gets wrong values silently:
-
-{et.patch_block(refuse)}
-
-Then convert instead of refusing, inside the model that `openvino_compile` converts (so its device choice and
-cache stay): an input arrives as its elements in dim order, so it is viewed with its sizes in that order and
-permuted back; an output is permuted into its dim order and viewed with its sizes. OpenVINO folds the pair
-into its own layout choice. A tensor with dynamic sizes in another dim order stays refused:
-
-{et.patch_block(convert)}
-
-{op_tests}
-
-What the patches leave: layouts that size-1 dims make ambiguous (a one-channel channels-last image
-(1, 1, H, W) has strides that fit both orders: torch labels it (0, 2, 3, 1), the serializer derives
-(0, 2, 1, 3), and the portable kernels reject that, with or without the patches); and dynamic sizes in
-another dim order, refused at export, not converted."""),
-         ("Related threads (searched 2026-12-02)", RELATED)])
+    return md.render(
+        "executorch_channels_last",
+        create_tensor=CREATE_TENSOR,
+        supported_openvino=et.SUPPORTED_OPENVINO,
+        newest_openvino=et.NEWEST_OPENVINO,
+        reproduction=et.reproduction(CHANNELS_LAST_REPRODUCER, rows, "executorch_channels_last",
+                                     et.SUPPORTED_OPENVINO),
+        dim_order_table=dim_order_table(rows),
+        versions=et.environment_section(rows, "executorch_channels_last"),
+        refuse_patch=et.patch_block(refuse),
+        convert_patch=et.patch_block(convert),
+        op_tests=op_tests,
+        related=RELATED)

@@ -35,37 +35,11 @@ def executorch_semantics(matrix):
     partitioner, tests = patches.patch_files(patches.SEMANTICS)
     op_tests = et.op_test_results(rows, patches.SEMANTICS, "backends/openvino/tests/ops/test_semantics.py",
                                   "the patches")
-    return md.issue(
-        "[OpenVINO] The partitioner delegates integer, float64 and reflection-padding ops that OpenVINO's CPU "
-        "plugin computes differently from PyTorch: wrong values, no error",
-        [("🐛 Describe the bug", f"""\
-`OpenvinoPartitioner` delegates every op OpenVINO's PyTorch frontend can convert, whatever its dtype. On
-the CPU device several of them give values PyTorch does not, silently; ExecuTorch's own kernels (no
-partitioner) are right in every case below:
-
-{FACTS}
-
-It does not depend on the ExecuTorch release (the ones measured are below) and, but for the `Abs`, not on the
-OpenVINO release: every one run shows it."""),
-         ("To reproduce", et.reproduction(REPRODUCER, rows, FIELD, et.SUPPORTED_OPENVINO)),
-         ("Versions", et.environment_section(rows, FIELD)),
-         ("Proposed fix", f"""\
-The partitioner leaves to ExecuTorch's kernels, with the reason, every node OpenVINO would compute
-differently: one reading or making float64 (or int16 / bfloat16, which fail at lowering); int64, uint8 and
-int8 results of `add`, `sub`, `mul`, `neg`, `abs`, `pow`, `sum` and `cumsum`; integer and trunc division;
-every remainder; an `abs` that depends on no input; `avg_pool` with `divisor_override`, or with `ceil_mode`,
-`count_include_pad` and padding together. It proves no value ranges: simple to review, at the price of
-leaving int64 index arithmetic (position ids) to ExecuTorch's kernels too.
-
-{et.patch_block(partitioner)}
-
-Op tests, each failing without the change (wrong values, or a lowering error):
-
-{et.patch_block(tests)}
-
-{op_tests}"""),
-         ("Related threads (searched 2026-12-01)", md.bullets([
-             "On OpenVINO's tracker each class is its own: u8/i8 saturation (#35647 and its siblings, open), the "
-             "dropped `Abs` (#38166, open), NaN handling (#31196, open); the rest we report there. This issue is "
-             "the partitioner's side: what to keep away from the CPU plugin until they are fixed.",
-             "None in ExecuTorch's tracker reports wrong values from the OpenVINO partitioner by dtype."]))])
+    return md.render(
+        "executorch_semantics",
+        facts=FACTS,
+        reproduction=et.reproduction(REPRODUCER, rows, FIELD, et.SUPPORTED_OPENVINO),
+        versions=et.environment_section(rows, FIELD),
+        partitioner_patch=et.patch_block(partitioner),
+        tests_patch=et.patch_block(tests),
+        op_tests=op_tests)

@@ -48,52 +48,19 @@ def executorch_stale_copies(matrix):
     exclusion = patches.patch_files(patches.COPY_EXCLUSION)
     op_tests = et.op_test_results(rows, patches.COPY_EXCLUSION, "backends/openvino/tests/ops/test_copy.py",
                                   "the partitioner patches")
-    return md.issue(
-        "[OpenVINO] A partition output that copies a partition input (x.clone(), x.detach(), x[:, :]) comes "
-        "back stale: execute() sets the inputs before the outputs",
-        [("🐛 Describe the bug", f"""\
-A delegate output that is a copy of a delegate input compiles to a Result fed by a Parameter, and OpenVINO
-gives that Result the Parameter's tensor. {INPUTS_THEN_OUTPUTS}: setting the output replaces the input's
-tensor in the infer request, so the CPU plugin never writes the output (it keeps whatever the buffer held),
-and what is computed from the input is computed from that stale buffer. Wrong values, no error, from bytes
-and by path alike. {scope(rows)} {OPENVINO_REPORT}; with the outputs set first it gives the right values
-from OpenVINO 2023.3.0 on."""),
-         ("To reproduce", et.reproduction(REPRODUCER, rows, "executorch_stale_copies", et.NEWEST_OPENVINO,
-                                          (et.SUPPORTED_OPENVINO, et.NEWEST_OPENVINO))),
-         ("Versions", et.environment_section(rows, "executorch_stale_copies")),
-         ("Proposed fix", f"""\
-Two fixes, and when each applies:
-
-1. **In the runtime** (`output-order`): `execute()` sets each output before the inputs. It fixes every
-   `.pte` already shipped, once the device's runtime is updated, without a new export.
-2. **In the partitioner** (`copy-exclusion`): copies whose result leaves the partition and whose value is a
-   partition input are left to ExecuTorch's own kernel. It fixes programs exported again, on runtimes already
-   deployed (an app or robot whose runtime is not updated with the model).
-
-We propose both: neither covers the other's case. Measured cost (run time of `execute`, same machine,
-interleaved; the stock figure is wrong and skips the copy):
-
-{COST}
-
-The runtime fix with its test (the module is lowered whole with `to_backend`, so the copy reaches the
-delegate whatever the partitioner does):
-
-{et.patch_block(fix)}
-
-{et.patch_block(fix_test)}
-
-{md.details("The reproducer with the runtime rebuilt with these patches (against the installed wheel)",
-            et.outputs(rows, "executorch_stale_copies_patched", (et.NEWEST_OPENVINO,)))}
-
-The partitioner fix:
-
-{"".join(et.patch_block(patch) + chr(10) * 2 for patch in exclusion).strip()}
-
-{op_tests}"""),
-         ("Related threads (searched 2026-12-02)", md.bullets([
-             "none in ExecuTorch's tracker reports a wrong copy from the OpenVINO delegate (searched: clone, "
-             "copy, alias, output, OpenVINO); #8573 (the backend's introduction) does not discuss it;",
-             "on OpenVINO's side, issue #4742 and PR #5000 (2021: inputs and outputs of the same name share a "
-             "blob), PR #19309 (closed: copy the Result tensor for a Parameter->Result subgraph) and issue "
-             "#19743: the sharing is old and intended there; the order of the calls is what this backend can "
-             "change."]))])
+    return md.render(
+        "executorch_stale_copies",
+        inputs_then_outputs=INPUTS_THEN_OUTPUTS,
+        scope=scope(rows),
+        openvino_report=OPENVINO_REPORT,
+        reproduction=et.reproduction(REPRODUCER, rows, "executorch_stale_copies", et.NEWEST_OPENVINO,
+                                     (et.SUPPORTED_OPENVINO, et.NEWEST_OPENVINO)),
+        versions=et.environment_section(rows, "executorch_stale_copies"),
+        cost=COST,
+        fix=et.patch_block(fix),
+        fix_test=et.patch_block(fix_test),
+        patched_run=md.details("The reproducer with the runtime rebuilt with these patches (against the "
+                               "installed wheel)",
+                               et.outputs(rows, "executorch_stale_copies_patched", (et.NEWEST_OPENVINO,))),
+        exclusion_patches="\n\n".join(et.patch_block(patch) for patch in exclusion),
+        op_tests=op_tests)

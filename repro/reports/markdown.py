@@ -1,17 +1,21 @@
 """Markdown building blocks shared by the upstream reports (OpenVINO's and ExecuTorch's).
 
-Every report is an issue body a maintainer reads on its own: a title, then sections. The
-pieces that recur — sections, fenced code, bullet lists, tables, collapsed details, and the
-sentence that names the first bad release *among the releases that were run* — are written
-once here, so the reports cannot drift apart in how they state evidence.
+Every report is an issue body a maintainer reads on its own: a title, then sections. Its prose is a Markdown
+template beside its builder (``repro/reports/NAME.md``, ``string.Template``: ``$field`` where the builder puts
+what it computed from the rows, ``$$`` for a dollar sign), so that a sentence is edited where it is read. The
+pieces that recur — sections, fenced code, bullet lists, tables, collapsed details, and the sentence that names
+the first bad release *among the releases that were run* — are written once here, so the reports cannot drift
+apart in how they state evidence.
 """
 
 import re
+import string
 from pathlib import Path
 
 from packaging.version import Version
 
 ATTACHMENTS = Path(__file__).resolve().parents[1] / "attachments"
+TEMPLATES = Path(__file__).resolve().parent  # NAME.md beside NAME.py
 
 
 def attachment(name):
@@ -29,6 +33,21 @@ def issue(title, sections):
             parts.append(f"## {heading}\n\n" + (details(collapsed[0], text) if collapsed else text.strip()))
     body = "\n\n".join(parts)
     return f"# {title}\n\n{body}\n"
+
+
+def render(name, **fields):
+    """The report whose template is ``NAME.md`` beside its builder, its fields filled: ``# title``, then its
+    ``## heading`` sections (found in the template, before any field is filled), each laid out as ``issue`` lays
+    sections out, so one that comes out empty is left out."""
+    title, *sections = re.split(r"^## ", (TEMPLATES / f"{name}.md").read_text(), flags=re.MULTILINE)
+    filled = [string.Template(section).substitute(fields).split("\n", 1) for section in sections]
+    return issue(string.Template(title).substitute(fields).removeprefix("# ").strip(),
+                 [(heading, text) for heading, text in filled])
+
+
+def collapsed(summary, body):
+    """``details(summary, body)``, or nothing where there is no body (a section with nothing else is left out)."""
+    return details(summary, body) if body and body.strip() else ""
 
 
 def details(summary, body):
