@@ -1,9 +1,9 @@
-"""repro/reports/upstream.py: every report is written, and each reads in five minutes (its main text at
-most 600 words, the rest collapsed)."""
+"""repro/reports/upstream.py and markdown.py: every report is written, each reads in five minutes (its main text
+at most 600 words, the rest collapsed), and a template renders as its builder and its fields say."""
 
 import pytest
 
-from repro.reports import markdown as report_markdown
+from repro.reports import markdown as md
 from repro.reports import upstream as upstream_reports
 from tests.recorded_matrix import IMPORT_RECORDED, executorch_matrix, import_matrix
 
@@ -17,7 +17,7 @@ def test_each_reports_main_text_is_at_most_600_words_the_rest_collapsed(recorded
     for matrix in (recorded_matrix, executorch_matrix()):
         report = upstream_reports.REPORTS[name](matrix)
         assert report.count("<details>") == report.count("</details>")
-        words = report_markdown.words(report_markdown.main_text(report))
+        words = md.words(md.main_text(report))
         assert words <= MAIN_TEXT_WORDS, (name, words)
 
 
@@ -25,3 +25,23 @@ def test_write_reports_writes_every_report(tmp_path):
     written = upstream_reports.write_reports(import_matrix(IMPORT_RECORDED), tmp_path / "reports")
     assert sorted(p.name for p in written) == sorted(upstream_reports.REPORTS)
     assert all(p.read_text().startswith("# ") for p in written)
+
+
+@pytest.fixture
+def template_folder(tmp_path, monkeypatch):
+    (tmp_path / "sample.md").write_text("# A $kind report\n\n## Found\n\n$finding\n\n## Empty\n\n$nothing\n")
+    monkeypatch.setattr(md, "TEMPLATES", tmp_path)
+    return tmp_path
+
+
+def test_a_template_renders_its_sections_and_leaves_an_empty_one_out(template_folder):
+    assert md.render("sample", kind="short", finding="it costs $5", nothing=" ") == \
+        "# A short report\n\n## Found\n\nit costs $5\n"
+
+
+@pytest.mark.parametrize(("fields", "error"), [
+    ({"kind": "x", "finding": "y", "nothing": "", "unused": "z"}, "sample.md has no field unused"),
+    ({"kind": "x", "finding": "y"}, "'nothing'")])
+def test_a_field_the_template_does_not_use_or_lacks_is_an_error(template_folder, fields, error):
+    with pytest.raises((ValueError, KeyError), match=error):
+        md.render("sample", **fields)

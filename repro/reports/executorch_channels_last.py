@@ -34,17 +34,6 @@ def dim_order_table(rows):
                                table))
 
 
-RELATED = md.bullets([
-    "#4873 (closed, 2024-08), \"Call for Action: Supporting Dim Order in Backend Delegates\": asked every "
-    "delegate to honour dim order; the OpenVINO backend came later (#8573, 2025-02) and does not. This is "
-    "that gap for one backend, measured, with a fix.",
-    "Arm's answer to #4873 (#5576): ahead-of-time and runtime guards that refuse non-contiguous inputs, as "
-    "our first patch does ahead of time; NXP's Neutron backend (#16146) checks the dim order at run time and "
-    "transposes, the runtime-side alternative to our second patch.",
-    "RFC #19299 (open, 2026-05), \"Common memory-layout handling infra\": shared infrastructure instead of "
-    "each backend's own; our patches are backend-local and would move onto it if it lands.",
-    "No thread reports wrong values from the OpenVINO delegate with channels-last tensors.",
-])
 
 
 def executorch_channels_last(matrix):
@@ -63,5 +52,4 @@ def executorch_channels_last(matrix):
         versions=et.environment_section(rows, "executorch_channels_last"),
         refuse_patch=et.patch_block(refuse),
         convert_patch=et.patch_block(convert),
-        op_tests=op_tests,
-        related=RELATED)
+        op_tests=op_tests)

@@ -27,10 +27,10 @@ def executorch_empty_constants(matrix):
     transformers = dependency_group("models")[0]
     return md.render(
         "executorch_empty_constants",
-        pull_request=PULL_REQUEST,
-        transformers_release=transformers.split("==")[1],
         empty_load_is_null=EMPTY_LOAD_IS_NULL,
         null_means_no_segment=NULL_MEANS_NO_SEGMENT,
+        pull_request=PULL_REQUEST,
+        transformers_release=transformers.split("==")[1],
         reproduction=et.reproduction(EMPTY_CONSTANTS_REPRODUCER, rows, "executorch_empty_constants",
                                      et.NEWEST_OPENVINO, (et.NEWEST_OPENVINO,)),
         transformers=transformers,

@@ -17,17 +17,6 @@ REPRODUCER = md.attachment("executorch_semantics.py")
 FIELD = "executorch_semantics"
 CPU_DOCS = ("https://docs.openvino.ai/2024/openvino-workflow/running-inference/inference-devices-and-modes/"
             "cpu-device.html")
-FACTS = md.bullets([
-    f"OpenVINO's [CPU device documentation]({CPU_DOCS}), \"Supported Model Precision\": the CPU plugin's "
-    "internal primitives run in FP32, BF16 or FP16, INT32, and u8/i8/u1 for quantized operations only. So "
-    "int64 arithmetic is computed in 32 bits (`x * x` of 100000 is 1410065408), uint8/int8 arithmetic is "
-    "not computed in its own type and saturates (250 + 10 is 255, PyTorch wraps to 4), and float64 is computed "
-    "in float32 (`1e300 * 2` is FLT_MAX) — or bf16, on CPUs with AVX512_BF16 or AMX, unless `f32` is asked for.",
-    "Integer division goes through float32: `123456789 // 10` is 12345679 (OpenVINO's `Divide` on i32, and "
-    "the floor-division decomposition of this backend's passes).",
-    "Reflection padding decomposes into an `Abs` of an `arange`, and OpenVINO's CPU plugin drops a rank-1 "
-    "`Abs` of constants at compile time (openvinotoolkit/openvino#38166; from OpenVINO 2025.4.0).",
-])
 
 
 def executorch_semantics(matrix):
@@ -37,7 +26,7 @@ def executorch_semantics(matrix):
                                   "the patches")
     return md.render(
         "executorch_semantics",
-        facts=FACTS,
+        cpu_docs=CPU_DOCS,
         reproduction=et.reproduction(REPRODUCER, rows, FIELD, et.SUPPORTED_OPENVINO),
         versions=et.environment_section(rows, FIELD),
         partitioner_patch=et.patch_block(partitioner),

@@ -18,7 +18,6 @@ BACKEND = "backends/openvino/runtime/OpenvinoBackend.cpp"
 INPUTS_THEN_OUTPUTS = (f"[`OpenvinoBackend::execute`]({et.SOURCE_URL}/{BACKEND}#L241-L305) (every "
                        "`infer_request_set_input_tensor_by_index`, then every "
                        "`infer_request_set_output_tensor_by_index`)")
-OPENVINO_REPORT = "OpenVINO's side is reported to OpenVINO separately (a Result fed by a Parameter)"
 # benchmarks/output_order_cost.py, 2026-12-02, executorch 1.5.1, OpenVINO 2026.4.1, 2 cores (AMD EPYC): the
 # upstream example (x.clone(), sin) on 1 M / 16 M float32, median of 5 interleaved rounds of 20.
 COST = md.table(
@@ -52,7 +51,6 @@ def executorch_stale_copies(matrix):
         "executorch_stale_copies",
         inputs_then_outputs=INPUTS_THEN_OUTPUTS,
         scope=scope(rows),
-        openvino_report=OPENVINO_REPORT,
         reproduction=et.reproduction(REPRODUCER, rows, "executorch_stale_copies", et.NEWEST_OPENVINO,
                                      (et.SUPPORTED_OPENVINO, et.NEWEST_OPENVINO)),
         versions=et.environment_section(rows, "executorch_stale_copies"),

@@ -39,10 +39,26 @@ def render(name, **fields):
     """The report whose template is ``NAME.md`` beside its builder, its fields filled: ``# title``, then its
     ``## heading`` sections (found in the template, before any field is filled), each laid out as ``issue`` lays
     sections out, so one that comes out empty is left out."""
-    title, *sections = re.split(r"^## ", (TEMPLATES / f"{name}.md").read_text(), flags=re.MULTILINE)
+    template = template_of(name, fields)
+    title, *sections = re.split(r"^## ", template.template, flags=re.MULTILINE)
     filled = [string.Template(section).substitute(fields).split("\n", 1) for section in sections]
     return issue(string.Template(title).substitute(fields).removeprefix("# ").strip(),
                  [(heading, text) for heading, text in filled])
+
+
+def fill(name, **fields):
+    """The template ``NAME.md`` with its fields filled, as it is (a comment: no sections to lay out)."""
+    return template_of(name, fields).substitute(fields)
+
+
+def template_of(name, fields):
+    """The template ``NAME.md``; a field it does not use is an error (a builder computing what no sentence
+    says), as is one it uses and is not given (``substitute`` raises)."""
+    template = string.Template((TEMPLATES / f"{name}.md").read_text())
+    unused = sorted(fields.keys() - set(template.get_identifiers()))
+    if unused:
+        raise ValueError(f"{name}.md has no field {', '.join(unused)}")
+    return template
 
 
 def collapsed(summary, body):

@@ -13,15 +13,6 @@ ISSUE = "openvinotoolkit/openvino#38166"
 REPRODUCER = md.attachment("openvino_constant_abs.py")
 CPP_REPRODUCER = md.attachment("openvino_constant_abs.cpp")
 SIGNAL, CPP_SIGNAL = "Abs of constants dropped", "Abs of constants dropped (C++)"
-TRANSFORMATION = """\
-Read in source (`src/common/transformations/src/transformations/common_optimizations/\
-simplify_shape_of_sub_graph.cpp`, the snapshot indexed here): `AbsSinking` matches an `Abs` of rank 1
-(`pattern::rank_equals(1)`) and replaces it by its input when `ov::util::evaluate_both_bounds(input)` gives a
-lower bound that is `>= 0` everywhere; `SimplifyShapeOfSubGraph` registers it. It came with PR #24526 (2024-05,
-"Abs value inference and optimization"); PR #31735 (open) makes it skip an `Abs` applied directly to a
-`Constant`, which this graph is not (its input is a `Range`), so we expect it not to cover this case (not
-built here). What changed between the last good and the first bad release (above) is not identified here: the
-pass is older than the first bad release."""
 
 
 def verdicts(rows):
@@ -57,20 +48,19 @@ def comment(rows, available):
     cpp = newest.get("constant_abs_cpp") or {}
     cpp_output = (md.code_block(cpp["output"], "text") if boundaries.program_verdict(cpp) is not None
                   else f"Not built on {newest['release']}: {(cpp.get('output') or 'not run').splitlines()[-1]}")
-    return md.issue(f"Comment for {ISSUE}: the same drop from PyTorch's reflection padding; first bad release", [
-        ("What we add", f"""\
-We hit {ISSUE} from PyTorch, and measured which releases have it. Element types: f32, i32 and i64 lose
-the `Abs`, i8 keeps it (on {newest['release']}, below)."""),
-        ("How PyTorch models reach it", pytorch_path()),
-        ("Reproducer (`pip install openvino numpy`)", f"`python {REPRODUCER.name}` exits 1 when the `Abs` is "
-         "dropped, 0 when not.\n\n" + md.details(REPRODUCER.name, md.code_block(REPRODUCER.read_text()))),
-        (f"Its output on {newest['release']}", md.code_block(newest["constant_abs"]["stdout"], "text")),
-        ("C++ twin", md.code_block(CPP_REPRODUCER.read_text(), "cpp") + "\n\n"
-         + md.code_block(commands.cpp_build(CPP_REPRODUCER.name), "sh") + "\n\n" + cpp_output,
-         f"{CPP_REPRODUCER.name}, its build lines and output"),
-        ("Releases (each run in its own venv from PyPI)", releases(rows, available)),
-        ("The transformation", TRANSFORMATION),
-    ])
+    return md.render(
+        "openvino_constant_abs",
+        issue=ISSUE,
+        release=newest["release"],
+        pytorch_path=pytorch_path(),
+        reproducer=REPRODUCER.name,
+        reproducer_source=md.details(REPRODUCER.name, md.code_block(REPRODUCER.read_text())),
+        output=md.code_block(newest["constant_abs"]["stdout"], "text"),
+        cpp_reproducer=CPP_REPRODUCER.name,
+        cpp_source=md.code_block(CPP_REPRODUCER.read_text(), "cpp"),
+        cpp_build=md.code_block(commands.cpp_build(CPP_REPRODUCER.name), "sh"),
+        cpp_output=cpp_output,
+        releases=releases(rows, available))
 
 
 def openvino_constant_abs(matrix):

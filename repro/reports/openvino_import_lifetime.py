@@ -15,14 +15,12 @@ from packaging.version import Version
 from repro import attachment_commands as commands
 from repro.reports import markdown as md
 from repro.reports.matrix_report import by_release, neighbour_groups
-from repro.reports.openvino_stale_copies import CHECKLIST, template_fields
+from repro.reports.openvino_issue import CHECKLIST, template_fields
 from repro.reports.release_boundaries import program_verdict
 
 IMPORT_REPRODUCER = md.attachment("openvino_import_lifetime.c")
 OVERLOADS_PROGRAM = md.attachment("openvino_import_overloads.cpp")
 TENSOR_OVERLOAD_PR = "openvinotoolkit/openvino PR #31327 (\"ov::Core::import_model(ov::Tensor ...)\", July 2025)"
-EXECUTORCH_SOURCE = ("`backends/openvino/runtime/OpenvinoBackend.cpp` on main (commit cff6f4d, 2026-08-22), "
-                     "`OpenvinoBackend::init`")
 OVERLOAD_LINE = re.compile(r"^import_model\((?P<overload>[^)]*)\): (?P<result>.*)$", re.MULTILINE)
 ISTREAM = re.compile(r"std::basic_istream<char, std::char_traits<char> ?>")
 
@@ -182,13 +180,6 @@ content of the exported model": nothing says it must outlive the compiled model.
 </details>"""
 
 
-PROPOSED_FIX = md.bullets([
-    "Proposal, not tested against OpenVINO's sources: in `ov_core_import_model`, copy `content` into memory the "
-    "compiled model owns before handing it over as an `ov::Tensor` (or go back to `mem_istream` and the "
-    "`std::istream` overload), since every existing caller was written for a copy.",
-    "If zero-copy import is wanted from C, add it as a separate, opt-in entry point (or property) whose "
-    "documentation says the content must outlive every compiled model imported from it.",
-])
 
 
 def openvino_import_lifetime(matrix):
@@ -200,33 +191,13 @@ def openvino_import_lifetime(matrix):
     fields = template_fields(newest, device_note="",
                              framework="OpenVINO's C API alone (found through ExecuTorch's OpenVINO backend)",
                              model="synthetic IR in the program, `y = x + c` (c a 2x3 f32 Constant)")
-    return md.issue(
-        "[Bug]: [C API] ov_core_import_model keeps reading the caller's content after it returns "
-        f"(since {min(release for release, bad in verdicts(rows).items() if bad)})",
-        [("Summary", f"""\
-After `ov_core_import_model(core, content, size, "CPU", &compiled)` has returned, the compiled model
-still reads `content`: a CPU constant overwritten in the caller's buffer after the call changes the
-results; releases where the import copies the content are unaffected.
-{md.first_bad_release(verdicts(rows), matrix.get("available", ()))} Nothing in the C API's documentation
-says the content must outlive the compiled model, and callers free it: ExecuTorch's OpenVINO backend
-does, right after the call, so ExecuTorch programs loaded from a file crash or read freed memory.
-
-Cause, in one paragraph (details under Cause): 2026.4's `ov_core_import_model` hands `content` to the
-`ov::Tensor` overload of `Core::import_model`, which keeps pointers into it, where earlier releases wrapped
-it in a stream that the plugin copied from."""),
-         ("Environment", fields, "OpenVINO, OS, CPU, build"),
-         ("Step-by-step reproduction", reproduction(newest)),
-         ("Relevant log output", log_output(rows, newest), "What the program prints, verbatim"),
-         ("Releases", lifetime_table(rows) + "\n\n" + not_measured_line(rows), "Per release"),
-         ("Cause", cause(rows, newest), "Measured in each wheel, and read in source"),
-         ("Proposed fix", PROPOSED_FIX),
-         ("Impact", f"""\
-ExecuTorch 1.5.1's OpenVINO backend (and main as of August 2026) frees the content right after the
-import ({EXECUTORCH_SOURCE}), so every ExecuTorch program whose OpenVINO delegate has a bias or an
-eltwise constant crashes (SIGSEGV) or reads freed memory when loaded from a file with 2026.4.x. We
-report that side to ExecuTorch separately."""),
-         ("Related threads (searched 2026-12-02)", md.bullets([
-             "PR #31327 (merged 2025-07) added the `ov::Tensor` overload of `Core::import_model` to C++; the JS "
-             "bindings' requests for it (#32725, PRs #32925, #33431, #33522) are about exposing it, not lifetime.",
-             "None reports the C API's `ov_core_import_model` reading `content` after it returns."])),
-         ("Issue submission checklist", CHECKLIST, "Checked")])
+    return md.render(
+        "openvino_import_lifetime",
+        first_bad=min(release for release, bad in verdicts(rows).items() if bad),
+        first_bad_release=md.first_bad_release(verdicts(rows), matrix.get("available", ())),
+        environment=md.collapsed("OpenVINO, OS, CPU, build", fields),
+        reproduction=reproduction(newest),
+        log_output=md.collapsed("What the program prints, verbatim", log_output(rows, newest)),
+        per_release=md.collapsed("Per release", lifetime_table(rows) + "\n\n" + not_measured_line(rows)),
+        cause=md.collapsed("Measured in each wheel, and read in source", cause(rows, newest)),
+        checklist=md.collapsed("Checked", CHECKLIST))

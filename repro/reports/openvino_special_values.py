@@ -13,6 +13,7 @@ from packaging.version import Version
 from repro.harness import conformance_record
 from repro.harness.cli import ExitStatus
 from repro.harness.outcomes import Outcome
+from repro.reports import markdown as md
 
 ISSUE = "openvinotoolkit/openvino#31196"
 # Threads on the same family that a maintainer would link (searched 2026-12-01; docs/upstream.md).
@@ -36,22 +37,8 @@ def comment(outcomes, release):
     rows = special_value_rows(outcomes)
     ops = ", ".join(f"`{op}`" for op in dict.fromkeys(op for op, _ in rows))
     cycle = ", ".join(map(str, conformance_record.SPECIAL_FLOATS))
-    return "\n".join([
-        f"A data point for {ISSUE}, from the PyTorch side (ExecuTorch's OpenVINO delegate, CPU, OpenVINO "
-        f"{release}, f32 forced with `OV_CPU_MAX_ISA=AVX512_CORE_VNNI`):",
-        "",
-        f"We ran every op of the PyTorch frontend's support list on inputs cycling through {cycle}, "
-        f"compared with eager PyTorch. {len(rows)} samples, finite float32 right, differ: {ops}.",
-        "",
-        "Greater and GreaterEqual are the comparisons among them (Less, LessEqual, Equal and NotEqual are "
-        "right); among the rest, max-like ops drop NaN, `exp(nan)` gives inf, a SoftMax row with a NaN gives 0 "
-        "beside it, and a max over -inf gives -FLT_MAX.",
-        "",
-        "Related: " + "; ".join(RELATED) + ".",
-        "",
-        "Each row is a sample call of PyTorch's OpInfo database, recorded by our conformance sweep; the "
-        "reproducer for any one of them is a two-node model (Parameter, the op).",
-    ]) + "\n"
+    return md.fill("openvino_special_values", issue=ISSUE, release=release, cycle=cycle, samples=len(rows),
+                   ops=ops, related="; ".join(RELATED))
 
 
 def openvino_special_values(matrix):

@@ -23,6 +23,7 @@ from repro.reports.matrix_report import (
     symptom_cells,
     symptoms_text,
 )
+from repro.reports.openvino_issue import CHECKLIST, template_fields
 
 MINIMAL_REPRODUCER = md.attachment("openvino_stale_copies.py")
 CPP_REPRODUCER = md.attachment("openvino_stale_copies.cpp")
@@ -46,20 +47,6 @@ POINTERS = [
      "bind graph edges to the caller's memory, then push `get_tensor(input)`, now output 0's buffer; "
      "`Graph::PushInputData` (`graph.cpp`) copies when the pointers differ", "at c6e4de2, 2025"),
 ]
-BY_DESIGN = """\
-Related history a reader may take for "by design": issue #4742 (2021; pre-allocated blobs, an identity
-model) and PR #5000 (inputs and outputs with the same name use the same blob), PR #19309 (closed:
-"Copy Result tensor for Param->Result subgraph"), issue #19743, and PR #23564 (2024-03, at the 2024.1.0
-boundary: a test of Parameter->Result tensor sharing). Whatever the sharing design, two things
-here are bugs: the values depend on the order of two calls that nothing in the API ties together (setting
-the output first gives the right values{fixed}), and `infer()` writes into the caller's *input* buffer
-({overwritten}). We found no issue that reports either."""
-CHECKLIST = md.bullets([
-    "[x] I'm reporting an issue. It's not a question.",
-    "[x] I checked the problem with the documentation, FAQ, open issues, Stack Overflow, etc., and have not "
-    "found a solution.",
-    "[x] There is reproducer code and related data files such as images, videos, models, etc.",
-])
 BUILD_COMMIT = re.compile(r"-([0-9a-f]{7,40})-")
 
 
@@ -84,32 +71,6 @@ def snippet_runs(measured):
         failed or missing) else f"It ran unchanged on {', '.join(ran) or 'no release'}.")
     text += f" It failed on {', '.join(failed)}." if failed else ""
     return text + (f" Not run on {', '.join(missing)}." if missing else "")
-
-
-def distribution(env):
-    return env.get("distribution") or env.get("os", "not recorded")
-
-
-def template_fields(row, *, device_note, framework, model):
-    """The environment fields of OpenVINO's bug template, from the environment the plain reproducer recorded in
-    ``row`` (a matrix row); empty where it recorded none."""
-    env, release = (row.get("plain") or {}).get("environment"), row["release"]
-    if not env:
-        return ""
-    flags = f"; ISA flags: {env['cpu_flags']}" if env.get("cpu_flags") else ""
-    capabilities = f"; `OPTIMIZATION_CAPABILITIES`: {env['optimization_capabilities']}" if env.get(
-        "optimization_capabilities") else ""
-    precision = (f"; `INFERENCE_PRECISION_HINT`: {env['inference_precision_hint']}" if env.get(
-        "inference_precision_hint") else "")
-    return md.bullets([
-        f"**OpenVINO Version**: {env['openvino']} (pip wheel `openvino=={release}`)",
-        f"**Operating System**: {distribution(env)} (kernel: {env.get('os', 'not recorded')})",
-        f"**Device used for inference**: CPU ({env.get('cpu', 'not recorded')}{flags}{capabilities}{precision})"
-        + (f"; {device_note}" if device_note else ""),
-        f"**Framework**: {framework}",
-        f"**Model used**: {model}",
-        f"Python {env.get('python', '?')}, numpy {env.get('numpy', '?')}",
-    ])
 
 
 def same_on_every_device(row):
@@ -138,18 +99,6 @@ def first_bad(rows, signal, available):
     if first and available and first == available[0] and all(seen):
         return f"present in every release on the index, oldest {first}"
     return f"from {first}" if first else "not seen"
-
-
-def summary(rows, available):
-    fixed = boundaries.first_release_without(rows, "outputs first wrong too")
-    return f"""\
-When a compiled model has a Result fed directly by a Parameter, and the caller sets the input tensor
-before the output tensor (both over its own memory, the order ExecuTorch's OpenVINO runtime uses),
-the CPU plugin never writes that output: it keeps whatever the buffer held. An output computed from
-the same Parameter (Sin) is computed from that stale buffer, and the caller's input is overwritten
-with it. Setting the output first gives the right values{f" from {fixed} on" if fixed else ""}.
-Stale output: {first_bad(rows, "stale output", available)}.
-Input overwritten: {first_bad(rows, "input overwritten", available)} (see Releases for what was measured)."""
 
 
 def oldest_row(rows):
@@ -271,41 +220,29 @@ def pointers(rows, newest):
             "its quote was read in: find it by the function's name.\n\n" + md.bullets(lines))
 
 
-def by_design(rows):
-    fixed = boundaries.first_release_without(rows, "outputs first wrong too")
-    overwritten = boundaries.first_release_with(rows, "input overwritten")
-    return BY_DESIGN.format(fixed=f", from {fixed} on" if fixed else "",
-                            overwritten=f"from {overwritten} on" if overwritten else "not seen in this run")
-
-
-def impact(rows):
-    executorch = [row for row in by_release(rows) if (row.get("executorch") or {}).get("counts")]
-    measured = (f" On {executorch[-1]['release']} the ExecuTorch path gives: "
-                f"{executorch_cell(executorch[-1]['executorch'])} (catalogue cases with the stock "
-                "OpenvinoPartitioner, compared with eager PyTorch)." if executorch else "")
-    return f"""\
-ExecuTorch's OpenVINO runtime sets every input tensor, then every output tensor, then infers, so an
-exported model that returns a copy of an input (`x.clone()`, `x.detach()`, `x[:, :]`) returns stale
-memory (a robot policy exported with LeRobot returned wrong actions).{measured} Until this is fixed,
-ExecuTorch users keep such copies out of the OpenVINO partition, so ExecuTorch's own kernel makes them."""
-
-
 def openvino_stale_copies(matrix):
     """The issue body, from the matrix's rows (and the index's releases, to name what was not run)."""
     rows, available = matrix["rows"], matrix.get("available", ())
     newest = newest_bug_row(rows)
     if newest is None:
         return md.issue("No release run reproduces the stale copies", [("Releases", releases(rows, available))])
-    return md.issue(
-        "[Bug]: [CPU] Output fed directly by a Parameter is never written when set_output_tensor follows "
-        "set_input_tensor",
-        [("Summary", summary(rows, available)),
-         ("Environment", environment_section(newest), "OpenVINO, OS, CPU, build"),
-         ("Step-by-step reproduction", reproduction(rows, newest)),
-         ("Relevant log output", log_output(rows, newest), "What the reproducers print, verbatim"),
-         ("Releases", releases(rows, available), "Per release"),
-         ("Mechanism", mechanism(rows), "What each boundary changed, measured and read in source"),
-         ("Where in the sources", pointers(rows, newest), "Links"),
-         ("Is this by design?", by_design(rows)),
-         ("Impact", impact(rows), "Through ExecuTorch"),
-         ("Issue submission checklist", CHECKLIST, "Checked")])
+    fixed = boundaries.first_release_without(rows, "outputs first wrong too")
+    overwritten = boundaries.first_release_with(rows, "input overwritten")
+    executorch = [row for row in by_release(rows) if (row.get("executorch") or {}).get("counts")]
+    return md.render(
+        "openvino_stale_copies",
+        outputs_first_from=f" from {fixed} on" if fixed else "",
+        stale_output=first_bad(rows, "stale output", available),
+        input_overwritten=first_bad(rows, "input overwritten", available),
+        environment=md.collapsed("OpenVINO, OS, CPU, build", environment_section(newest)),
+        reproduction=reproduction(rows, newest),
+        log_output=md.collapsed("What the reproducers print, verbatim", log_output(rows, newest)),
+        releases=md.collapsed("Per release", releases(rows, available)),
+        mechanism=md.collapsed("What each boundary changed, measured and read in source", mechanism(rows)),
+        pointers=md.collapsed("Links", pointers(rows, newest)),
+        outputs_first_right=f", from {fixed} on" if fixed else "",
+        overwritten_from=f"from {overwritten} on" if overwritten else "not seen in this run",
+        executorch_measured=(f" On {executorch[-1]['release']} the ExecuTorch path gives: "
+                             f"{executorch_cell(executorch[-1]['executorch'])} (catalogue cases with the stock "
+                             "OpenvinoPartitioner, compared with eager PyTorch)." if executorch else ""),
+        checklist=md.collapsed("Checked", CHECKLIST))
