@@ -25,17 +25,6 @@ def newest_bad(rows):
     return bad[-1] if bad else None
 
 
-def pytorch_path():
-    return """\
-PyTorch's decomposition of reflection padding (`torch._decomp.decompositions._reflection_pad`, which
-`torch.export(...).run_decompositions()` and ExecuTorch's `to_edge` apply) builds its gather index as
-`(n - 1) - |(n - 1) - |arange(-pad, n + pad')||`: a rank-1 `Abs` of a constant `Range`. Through ExecuTorch's
-OpenVINO delegate on CPU, `F.pad(torch.arange(5.).reshape(1, 1, 5), (2, 1), mode="reflect")` gives
-`[3 4 0 1 2 3 4 0]` instead of `[2 1 0 1 2 3 4 3]`: both `Abs` are dropped, the index becomes
-`[-2 -1 0 1 2 3 4 5]`, negative indices wrap and 5 is out of range (0). Measured with executorch 1.5.1 and
-OpenVINO 2026.4.1 (the ExecuTorch report's reproducer, `executorch_semantics.py`, prints it)."""
-
-
 def releases(rows, available):
     lines = [boundaries.describe(rows, SIGNAL, available), boundaries.describe(rows, CPP_SIGNAL, available)]
     return md.bullets(lines) + "\n\n" + md.first_bad_release(verdicts(rows), available)
@@ -52,7 +41,6 @@ def comment(rows, available):
         "openvino_constant_abs",
         issue=ISSUE,
         release=newest["release"],
-        pytorch_path=pytorch_path(),
         reproducer=REPRODUCER.name,
         reproducer_source=md.details(REPRODUCER.name, md.code_block(REPRODUCER.read_text())),
         output=md.code_block(newest["constant_abs"]["stdout"], "text"),
