@@ -10,19 +10,20 @@ from repro.harness.outcomes import Outcome
 from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
 from repro.reports.matrix_report import by_release
+from repro.reports.matrix_row import Matrix, MatrixRow, recorded
 
 CHANNELS_LAST_REPRODUCER = md.attachment("executorch_channels_last.py")
 BACKEND = "backends/openvino/runtime/OpenvinoBackend.cpp"
 CREATE_TENSOR = f"[`OpenvinoBackend::create_ov_tensor`]({et.SOURCE_URL}/{BACKEND}#L337-L378)"
 
 
-def dim_order_table(rows):
+def dim_order_table(rows: list[MatrixRow]) -> str:
     """The stock partitioner's dim-order cases on the newest release whose ExecuTorch path ran, from bytes."""
     ran = [row for row in by_release(rows) if (row.get("executorch") or {}).get("cases")]
     if not ran:
         return "(The ExecuTorch path was not run in this matrix.)"
     table = []
-    for record in ran[-1]["executorch"]["cases"]:
+    for record in recorded(ran[-1], "executorch")["cases"]:
         if record.get("group") == "dim order":
             run = record["runs"].get("bytes") or {}
             diffs = ", ".join(f"{output['max_abs_diff']:.3g}" for output in run.get("outputs") or [])
@@ -36,7 +37,7 @@ def dim_order_table(rows):
 
 
 
-def executorch_channels_last(matrix):
+def executorch_channels_last(matrix: Matrix) -> str:
     rows = matrix["rows"]
     refuse, convert = patches.patch_files(patches.CHANNELS_LAST)
     op_tests = et.op_test_results(rows, patches.CHANNELS_LAST, "backends/openvino/tests/ops/test_dim_order.py",

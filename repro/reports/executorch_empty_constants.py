@@ -8,6 +8,7 @@ from the matrix's rows (``repro/matrix.py --executorch`` runs ``attachments/exec
 from repro.dependencies import dependency_group
 from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
+from repro.reports.matrix_row import Matrix
 
 EMPTY_CONSTANTS_REPRODUCER = md.attachment("executorch_empty_constants.py")
 # The lines, at ExecuTorch main (et.EXECUTORCH_MAIN), each with its function so that a moved line is findable.
@@ -22,7 +23,7 @@ EMPTY_LOAD_IS_NULL = (f"[`MmapDataLoader::load`]({et.SOURCE_URL}/extension/data_
 PULL_REQUEST = "pytorch/executorch#22788"
 
 
-def executorch_empty_constants(matrix):
+def executorch_empty_constants(matrix: Matrix) -> str:
     rows = matrix["rows"]
     transformers = dependency_group("models")[0]
     return md.render(

@@ -7,6 +7,7 @@ matrix's rows (``repro/matrix.py --executorch``, with ``--executorch-source`` fo
 from repro.harness import executorch_patches as patches
 from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
+from repro.reports.matrix_row import Matrix
 
 EXECUTORCH_REPRODUCER = md.attachment("executorch_frees_blob.py")
 BACKEND = "backends/openvino/runtime/OpenvinoBackend.cpp"
@@ -24,7 +25,7 @@ MEMORY = md.table(
      ["stock (blob inline: `extract_delegate_segments=False`)", "227 / 227 MiB", "132 / 132 MiB"]])
 
 
-def rebuild_lines():
+def rebuild_lines() -> list[str]:
     """Shell lines that rebuild the backend from a checkout with the patch, against the installed wheel, and
     run the reproducer with it (what the matrix's patched row ran)."""
     wheel = "$ET"
@@ -37,7 +38,7 @@ def rebuild_lines():
             f"LD_LIBRARY_PATH=$PWD/{REBUILT_LIBRARY} python {EXECUTORCH_REPRODUCER.name}"]
 
 
-def executorch_frees_blob(matrix):
+def executorch_frees_blob(matrix: Matrix) -> str:
     rows = matrix["rows"]
     fix, test = patches.patch_files(patches.BLOB_LIFETIME)
     return md.render(

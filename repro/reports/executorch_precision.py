@@ -9,6 +9,7 @@ the ``precision`` backend).
 from repro.harness import executorch_patches as patches
 from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
+from repro.reports.matrix_row import Matrix
 
 REPRODUCER = md.attachment("executorch_precision.py")
 FIELD = "executorch_precision"
@@ -25,7 +26,7 @@ COST = md.table(
      ["a transformer encoder block (256 wide, 64 tokens)", "1.44", "1.7e-6", "8.9e-3"]])
 
 
-def executorch_precision(matrix):
+def executorch_precision(matrix: Matrix) -> str:
     rows = matrix["rows"]
     runtime, preprocess, test = patches.patch_files(patches.PRECISION)
     return md.render(

@@ -12,6 +12,7 @@ there (the two OpenVINO bodies this matrix writes), and linked.
 from repro.harness import executorch_patches as patches
 from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
+from repro.reports.matrix_row import Matrix
 
 REPRODUCER = md.attachment("executorch_semantics.py")
 FIELD = "executorch_semantics"
@@ -19,7 +20,7 @@ CPU_DOCS = ("https://docs.openvino.ai/2024/openvino-workflow/running-inference/i
             "cpu-device.html")
 
 
-def executorch_semantics(matrix):
+def executorch_semantics(matrix: Matrix) -> str:
     rows = matrix["rows"]
     partitioner, tests = patches.patch_files(patches.SEMANTICS)
     op_tests = et.op_test_results(rows, patches.SEMANTICS, "backends/openvino/tests/ops/test_semantics.py",

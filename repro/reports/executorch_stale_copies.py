@@ -11,6 +11,7 @@ from repro.harness.outcomes import Outcome
 from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
 from repro.reports.matrix_report import by_release
+from repro.reports.matrix_row import Matrix, MatrixRow, recorded
 
 REPRODUCER = md.attachment("executorch_stale_copies.py")
 BACKEND = "backends/openvino/runtime/OpenvinoBackend.cpp"
@@ -27,11 +28,11 @@ COST = md.table(
      ["program with the copy left to ExecuTorch, stock runtime", "5.27 ms", "83.9 ms"]])
 
 
-def scope(rows):
+def scope(rows: list[MatrixRow]) -> str:
     """A sentence: how many of the copy models the ExecuTorch path ran are wrong with the stock partitioner,
     on the newest release that ran them (empty where none did)."""
     measured = [row for row in by_release(rows) if (row.get("executorch") or {}).get("cases")]
-    copies = [case for case in (measured[-1]["executorch"]["cases"] if measured else [])
+    copies = [case for case in (recorded(measured[-1], "executorch")["cases"] if measured else [])
               if case.get("group") == "copies"]
     if not copies:
         return ""
@@ -41,7 +42,7 @@ def scope(rows):
             f"{len(wrong)} are wrong with the stock partitioner ({named}).")
 
 
-def executorch_stale_copies(matrix):
+def executorch_stale_copies(matrix: Matrix) -> str:
     rows = matrix["rows"]
     fix, fix_test = patches.patch_files(patches.OUTPUT_ORDER)
     exclusion = patches.patch_files(patches.COPY_EXCLUSION)

@@ -10,6 +10,7 @@ apart in how they state evidence.
 
 import re
 import string
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from packaging.version import Version
@@ -18,12 +19,12 @@ ATTACHMENTS = Path(__file__).resolve().parents[1] / "attachments"
 TEMPLATES = Path(__file__).resolve().parent  # NAME.md beside NAME.py
 
 
-def attachment(name):
+def attachment(name: str) -> Path:
     """The standalone file a report embeds (``repro/attachments/NAME``), named like the report."""
     return ATTACHMENTS / name
 
 
-def issue(title, sections):
+def issue(title: str, sections: Iterable[tuple[str, ...]]) -> str:
     """``# title`` and ``## heading`` sections, in order; empty sections are left out. A section given as
     (heading, text, summary) is collapsed under ``summary``: evidence a maintainer opens to check a claim,
     not what they read to triage (the main text stays short: ``main_text``)."""
@@ -35,7 +36,7 @@ def issue(title, sections):
     return f"# {title}\n\n{body}\n"
 
 
-def render(name, **fields):
+def render(name: str, **fields: object) -> str:
     """The report whose template is ``NAME.md`` beside its builder, its fields filled: ``# title``, then its
     ``## heading`` sections (found in the template, before any field is filled), each laid out as ``issue`` lays
     sections out, so one that comes out empty is left out."""
@@ -46,12 +47,12 @@ def render(name, **fields):
                  [(heading, text) for heading, text in filled])
 
 
-def fill(name, **fields):
+def fill(name: str, **fields: object) -> str:
     """The template ``NAME.md`` with its fields filled, as it is (a comment: no sections to lay out)."""
     return template_of(name, fields).substitute(fields)
 
 
-def template_of(name, fields):
+def template_of(name: str, fields: Mapping[str, object]) -> string.Template:
     """The template ``NAME.md``; a field it does not use is an error (a builder computing what no sentence
     says), as is one it uses and is not given (``substitute`` raises)."""
     template = string.Template((TEMPLATES / f"{name}.md").read_text())
@@ -61,41 +62,41 @@ def template_of(name, fields):
     return template
 
 
-def collapsed(summary, body):
+def collapsed(summary: str, body: str) -> str:
     """``details(summary, body)``, or nothing where there is no body (a section with nothing else is left out)."""
     return details(summary, body) if body and body.strip() else ""
 
 
-def details(summary, body):
+def details(summary: str, body: str) -> str:
     """A collapsed block: what a maintainer opens only to check a claim (sources, full logs, patches)."""
     return f"<details>\n<summary>{summary}</summary>\n\n{body.strip()}\n\n</details>"
 
 
-def main_text(report):
+def main_text(report: str) -> str:
     """The report without its collapsed blocks: what a maintainer reads first."""
     return re.sub(r"<details>.*?</details>", "", report, flags=re.DOTALL)
 
 
-def words(text):
+def words(text: str) -> int:
     return len(text.split())
 
 
-def code_block(source, language="python"):
+def code_block(source: str, language: str = "python") -> str:
     return f"```{language}\n{source.rstrip()}\n```"
 
 
-def bullets(lines):
+def bullets(lines: Iterable[str]) -> str:
     return "\n".join(f"- {line}" for line in lines if line)
 
 
-def table(header, rows):
+def table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(cell).replace("|", "/").replace("\n", " ") for cell in row) + " |"
               for row in rows]
     return "\n".join(lines)
 
 
-def first_bad_release(verdicts, available=()):
+def first_bad_release(verdicts: Mapping[str, bool | None], available: Sequence[str] = ()) -> str:
     """A sentence naming the first bad release among those run, the last good one before it, and
     which releases on the index between the two were not run. ``verdicts``: {release: bad?}."""
     ordered = sorted(verdicts, key=Version)

@@ -5,7 +5,7 @@ read back unchanged.
 """
 
 from enum import StrEnum
-from typing import TypedDict
+from typing import Any, TypedDict
 
 
 class RowStatus(StrEnum):
@@ -35,7 +35,7 @@ class MatrixRow(TypedDict):
     status: RowStatus | None
     detail: str
     seconds: float | None
-    plain: dict | None  # plain_openvino.py --json
+    plain: dict[str, Any] | None  # plain_openvino.py --json
     snippet: CommandRun | None  # attachments/openvino_stale_copies.py
     # attachments/openvino_import_lifetime.c, built and run as its report prints it (repro/attachment_commands.py)
     import_lifetime: CommandRun | None
@@ -45,7 +45,8 @@ class MatrixRow(TypedDict):
     constant_abs_cpp: CommandRun | None  # its C++ twin, built and run
     cpu_semantics: CommandRun | None  # attachments/openvino_cpu_semantics.py
     import_precision: CommandRun | None  # attachments/openvino_import_precision.py, at the CPU's default
-    executorch: dict | None  # executorch_path.py --json, or None where the ExecuTorch stack was not installed
+    # executorch_path.py --json, or None where the ExecuTorch stack was not installed
+    executorch: dict[str, Any] | None
     executorch_by_path: CommandRun | None  # attachments/executorch_frees_blob.py
     executorch_channels_last: CommandRun | None  # attachments/executorch_channels_last.py
     executorch_empty_constants: CommandRun | None  # attachments/executorch_empty_constants.py
@@ -53,14 +54,30 @@ class MatrixRow(TypedDict):
     executorch_stale_copies: CommandRun | None  # attachments/executorch_stale_copies.py
     executorch_precision: CommandRun | None  # attachments/executorch_precision.py, at the CPU's default
     # {executorch release: those ExecuTorch fields, or {"install_failed": why}} with --executorch-versions
-    executorch_releases: dict | None
+    executorch_releases: dict[str, Any] | None
     executorch_environment: str | None  # `python -m torch.utils.collect_env`
     # {series: {"with", "without", "subtests"}} of `python -m repro.harness.op_tests`
-    executorch_patch_tests: dict | None
+    executorch_patch_tests: dict[str, Any] | None
     # the runs above with the patched runtime backend (--executorch-source), or None
     executorch_by_path_patched: CommandRun | None
     executorch_stale_copies_patched: CommandRun | None
     executorch_precision_patched: CommandRun | None
+
+
+class Summary(TypedDict):
+    """Where each signal (``release_boundaries.SIGNALS``) is yes and no, and how many rows ended in each status."""
+
+    boundaries: list[str]
+    statuses: dict[str, int]
+
+
+class Matrix(TypedDict):
+    """What ``repro/matrix.py`` writes as ``matrix.json`` and every report builder reads."""
+
+    index_note: str  # where the list of releases came from (the package index, or the built-in list)
+    available: list[str]  # every release on the index, oldest first
+    rows: list[MatrixRow]  # the releases run
+    summary: Summary
 
 
 def empty_row(requested: str, release: str) -> MatrixRow:
@@ -73,3 +90,12 @@ def empty_row(requested: str, release: str) -> MatrixRow:
                      executorch_stale_copies=None, executorch_stale_copies_patched=None, executorch_precision=None,
                      executorch_precision_patched=None, constant_abs=None, constant_abs_cpp=None,
                      cpu_semantics=None, import_precision=None)
+
+
+def recorded(row: MatrixRow, field: str) -> Any:
+    """What ``row`` recorded under ``field``: a field named at run time (a report's reproducer), or one the caller
+    has checked is there (a report pastes only what ran). Nothing recorded is an error, not None."""
+    value = row.get(field)
+    if value is None:
+        raise KeyError(f"OpenVINO {row['release']}: nothing recorded under {field}")
+    return value

@@ -8,21 +8,24 @@ this is a new issue; the related threads are cited. Everything measured comes fr
 (``attachments/openvino_cpu_semantics.py`` run in every release's venv).
 """
 
+from collections.abc import Sequence
+
 from repro import attachment_commands as commands
 from repro.reports import markdown as md
 from repro.reports import release_boundaries as boundaries
 from repro.reports.matrix_report import by_release
+from repro.reports.matrix_row import Matrix, MatrixRow, recorded
 from repro.reports.openvino_issue import CHECKLIST, template_fields
 
 REPRODUCER = md.attachment("openvino_cpu_semantics.py")
 
 
-def newest_measured(rows):
+def newest_measured(rows: list[MatrixRow]) -> MatrixRow | None:
     ran = [row for row in by_release(rows) if boundaries.program_verdict(row.get("cpu_semantics")) is not None]
     return ran[-1] if ran else None
 
 
-def summary_table(rows, newest, available):
+def summary_table(rows: list[MatrixRow], newest: MatrixRow, available: Sequence[str]) -> str:
     cells = []
     for case in boundaries.CPU_SEMANTICS_CASES:
         got = (boundaries.cpu_semantics_line(newest, case) or "not measured").split(": ", 1)[-1]
@@ -33,7 +36,7 @@ def summary_table(rows, newest, available):
     return md.table(["case", f"{newest['release']} (got, and PyTorch's)", "wrong since"], cells)
 
 
-def openvino_cpu_semantics(matrix):
+def openvino_cpu_semantics(matrix: Matrix) -> str:
     rows, available = matrix["rows"], matrix.get("available", ())
     newest = newest_measured(rows)
     if newest is None:
@@ -51,7 +54,7 @@ def openvino_cpu_semantics(matrix):
         reproducer=REPRODUCER.name,
         reproducer_source=md.details(REPRODUCER.name, md.code_block(REPRODUCER.read_text())),
         release=newest["release"],
-        output=md.code_block(newest["cpu_semantics"]["stdout"], "text"),
+        output=md.code_block(recorded(newest, "cpu_semantics")["stdout"], "text"),
         per_case=md.collapsed("Per case", md.bullets(boundaries.describe(rows, case, available)
                                                      for case in boundaries.CPU_SEMANTICS_CASES)),
         checklist=md.collapsed("Checked", CHECKLIST))

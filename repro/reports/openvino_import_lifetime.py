@@ -9,12 +9,14 @@ overload treats the caller's memory (``attachments/openvino_import_overloads.cpp
 """
 
 import re
+from collections.abc import Callable
 
 from packaging.version import Version
 
 from repro import attachment_commands as commands
 from repro.reports import markdown as md
 from repro.reports.matrix_report import by_release, neighbour_groups
+from repro.reports.matrix_row import Matrix, MatrixRow, recorded
 from repro.reports.openvino_issue import CHECKLIST, template_fields
 from repro.reports.release_boundaries import program_verdict
 
@@ -25,20 +27,20 @@ OVERLOAD_LINE = re.compile(r"^import_model\((?P<overload>[^)]*)\): (?P<result>.*
 ISTREAM = re.compile(r"std::basic_istream<char, std::char_traits<char> ?>")
 
 
-def reads_caller_buffer(row):
+def reads_caller_buffer(row: MatrixRow) -> bool | None:
     """The C program's verdict on this release: True (bug), False (copies), None (not built or not run)."""
     return program_verdict(row.get("import_lifetime"))
 
 
-def was_measured(row):
+def was_measured(row: MatrixRow) -> bool:
     return reads_caller_buffer(row) is not None
 
 
-def verdicts(rows):
+def verdicts(rows: list[MatrixRow]) -> dict[str, bool | None]:
     return {row["release"]: reads_caller_buffer(row) for row in rows if was_measured(row)}
 
 
-def called_overload(row):
+def called_overload(row: MatrixRow) -> str | None:
     """The first parameter of the ``Core::import_model`` the wheel's C API imports, from the nm line's output
     (``std::istream&`` or ``ov::Tensor const&``); None where nm found none."""
     output = (row.get("import_symbols") or {}).get("output", "")
@@ -53,13 +55,13 @@ def called_overload(row):
     return None
 
 
-def overload_results(row):
+def overload_results(row: MatrixRow) -> dict[str, str]:
     """{overload: what the C++ check found} for one release (empty where it was not built)."""
     output = (row.get("import_overloads") or {}).get("output", "")
     return {match["overload"]: match["result"] for match in OVERLOAD_LINE.finditer(output)}
 
 
-def not_measured_line(rows):
+def not_measured_line(rows: list[MatrixRow]) -> str:
     """One line for the releases where the C program could not be built or run, with the reason(s) seen."""
     missing = [row for row in by_release(rows) if not was_measured(row)]
     if not missing:
@@ -69,7 +71,7 @@ def not_measured_line(rows):
     return f"Not measurable ({len(missing)} releases: {names}): {'; '.join(reasons)}."
 
 
-def reason(row):
+def reason(row: MatrixRow) -> str:
     output = (row.get("import_lifetime") or {}).get("output") or row.get("detail") or "not run"
     if "openvino/c/openvino.h" in output:
         return "the wheel ships no C headers (wheels from 2024.3.0 do)"
@@ -78,14 +80,14 @@ def reason(row):
     return output.splitlines()[-1][:160] if output else "not run"
 
 
-def table_cells(row):
+def table_cells(row: MatrixRow) -> tuple[str, ...]:
     results = overload_results(row)
     return ("**reads the caller's buffer**" if reads_caller_buffer(row) else "copies",
             f"`{called_overload(row)}`" if called_overload(row) else "-",
             results.get("std::istream&", "-"), results.get("const ov::Tensor&", "-"))
 
 
-def lifetime_table(rows):
+def lifetime_table(rows: list[MatrixRow]) -> str:
     """One line per stretch of measured neighbouring releases with the same cells."""
     lines = [[stretch, *cells] for cells, stretch in neighbour_groups(filter(was_measured, rows), table_cells)]
     header = ["releases (count)", f"`{IMPORT_REPRODUCER.name}`",
@@ -94,22 +96,22 @@ def lifetime_table(rows):
     return md.table(header, lines)
 
 
-def newest_bad(rows):
+def newest_bad(rows: list[MatrixRow]) -> MatrixRow | None:
     bad = [row for row in by_release(rows) if reads_caller_buffer(row)]
     return bad[-1] if bad else None
 
 
-def last_good_before(rows, release):
+def last_good_before(rows: list[MatrixRow], release: str) -> MatrixRow | None:
     good = [row for row in by_release(rows)
             if reads_caller_buffer(row) is False and Version(row["release"]) < Version(release)]
     return good[-1] if good else None
 
 
-def overload_summary(rows):
+def overload_summary(rows: list[MatrixRow]) -> str:
     """What the C++ check found for each overload over the releases it ran on, in one sentence each."""
     ran = [row for row in rows if overload_results(row)]
 
-    def result(overload):
+    def result(overload: str) -> Callable[[MatrixRow], str]:
         return lambda row: overload_results(row).get(overload, "-").split(", ", 1)[-1]
 
     overloads = dict.fromkeys(overload for row in ran for overload in overload_results(row))
@@ -118,7 +120,7 @@ def overload_summary(rows):
         if "not declared" not in found) for overload in overloads])
 
 
-def reproduction(newest):
+def reproduction(newest: MatrixRow) -> str:
     return f"""\
 1. Install OpenVINO's wheel (and have a C compiler):
 
@@ -136,13 +138,14 @@ Expected: `y[0] = 11 22 33` (x + c) and exit 0. Exit 1 and `3 13 23` (x - 7): th
 bytes the caller overwrote after `ov_core_import_model` returned."""
 
 
-def log_output(rows, newest):
+def log_output(rows: list[MatrixRow], newest: MatrixRow) -> str:
     good = last_good_before(rows, newest["release"])
-    return "\n\n".join(f"On {row['release']}:\n\n{md.code_block(row['import_lifetime']['output'], 'text')}"
+    return "\n\n".join(f"On {row['release']}:\n\n"
+                       f"{md.code_block(recorded(row, 'import_lifetime')['output'], 'text')}"
                        for row in filter(None, [good, newest]))
 
 
-def cause(rows, newest):
+def cause(rows: list[MatrixRow], newest: MatrixRow) -> str:
     good = last_good_before(rows, newest["release"])
     symbols = "\n\n".join(f"{row['release']}: `{called_overload(row)}`"
                             for row in filter(None, [good, newest]) if called_overload(row))
@@ -182,7 +185,7 @@ content of the exported model": nothing says it must outlive the compiled model.
 
 
 
-def openvino_import_lifetime(matrix):
+def openvino_import_lifetime(matrix: Matrix) -> str:
     rows = matrix["rows"]
     newest = newest_bad(rows)
     if newest is None:

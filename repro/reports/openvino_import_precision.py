@@ -8,6 +8,7 @@ from repro import attachment_commands as commands
 from repro.reports import markdown as md
 from repro.reports import release_boundaries as boundaries
 from repro.reports.matrix_report import by_release
+from repro.reports.matrix_row import Matrix, MatrixRow, recorded
 from repro.reports.openvino_issue import CHECKLIST, template_fields
 
 REPRODUCER = md.attachment("openvino_import_precision.py")
@@ -24,13 +25,13 @@ and checked at f32 on one machine runs bf16 on another, and a C API caller can o
 `ov_core_set_property` on the core before importing, which the documentation does not connect to imports."""
 
 
-def newest_measured(rows):
+def newest_measured(rows: list[MatrixRow]) -> MatrixRow | None:
     measured = [row for row in by_release(rows) if boundaries.program_verdict(row.get("import_precision"))
                 is not None]
     return measured[-1] if measured else None
 
 
-def openvino_import_precision(matrix):
+def openvino_import_precision(matrix: Matrix) -> str:
     rows, available = matrix["rows"], matrix.get("available", ())
     newest = newest_measured(rows)
     if newest is None:
@@ -50,6 +51,6 @@ def openvino_import_precision(matrix):
         install=md.code_block(commands.install_line(newest["release"]), "sh"),
         reproducer=REPRODUCER.name,
         reproducer_source=md.details(REPRODUCER.name, md.code_block(REPRODUCER.read_text())),
-        output=md.code_block(newest["import_precision"].get("stdout") or newest["import_precision"]["output"],
-                             "text"),
+        output=md.code_block(recorded(newest, "import_precision").get("stdout")
+                             or recorded(newest, "import_precision")["output"], "text"),
         checklist=md.collapsed("Checked", CHECKLIST))

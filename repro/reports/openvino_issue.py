@@ -3,7 +3,10 @@ the environment the plain reproducer recorded in a matrix row) and the submissio
 reports' shared pieces are ``executorch_issue``.
 """
 
+from typing import Any
+
 from repro.reports import markdown as md
+from repro.reports.matrix_row import MatrixRow
 
 CHECKLIST = md.bullets([
     "[x] I'm reporting an issue. It's not a question.",
@@ -13,11 +16,11 @@ CHECKLIST = md.bullets([
 ])
 
 
-def distribution(env):
-    return env.get("distribution") or env.get("os", "not recorded")
+def distribution(env: dict[str, Any]) -> str:
+    return str(env.get("distribution") or env.get("os", "not recorded"))
 
 
-def template_fields(row, *, device_note, framework, model):
+def template_fields(row: MatrixRow, *, device_note: str, framework: str, model: str) -> str:
     """The environment fields of OpenVINO's bug template, from the environment the plain reproducer recorded in
     ``row`` (a matrix row); empty where it recorded none."""
     env, release = (row.get("plain") or {}).get("environment"), row["release"]

@@ -14,6 +14,7 @@ from repro.harness import conformance_record
 from repro.harness.cli import ExitStatus
 from repro.harness.outcomes import Outcome
 from repro.reports import markdown as md
+from repro.reports.matrix_row import Matrix
 
 ISSUE = "openvinotoolkit/openvino#31196"
 # Threads on the same family that a maintainer would link (searched 2026-12-01; docs/upstream.md).
@@ -22,7 +23,7 @@ RELATED = ("#35927 (closed: Greater/GreaterOrEqual with NaN, ONNX)", "#35649 (op
            "PR #5494 (2021: the CPU Reduce starts max from -FLT_MAX, so a max of all -inf is -FLT_MAX)")
 
 
-def special_value_rows(outcomes):
+def special_value_rows(outcomes: dict[str, dict[str, str]]) -> list[tuple[str, ...]]:
     """(op, OpInfo) of every sample the stock partitioner got wrong on special values alone: its "special
     values" case wrong, every finite float32 case of the same OpInfo right (a copy made wrong by the stale-copy
     bug, or a reflection pad by the dropped Abs, is wrong on finite floats too, and is not this thread's)."""
@@ -33,7 +34,7 @@ def special_value_rows(outcomes):
                   and (key := tuple(case_id.split("/")[:2])) not in finite_wrong)
 
 
-def comment(outcomes, release):
+def comment(outcomes: dict[str, dict[str, str]], release: str) -> str:
     rows = special_value_rows(outcomes)
     ops = ", ".join(f"`{op}`" for op in dict.fromkeys(op for op, _ in rows))
     cycle = ", ".join(map(str, conformance_record.SPECIAL_FLOATS))
@@ -41,7 +42,7 @@ def comment(outcomes, release):
                    ops=ops, related="; ".join(RELATED))
 
 
-def openvino_special_values(matrix):
+def openvino_special_values(matrix: Matrix) -> str:
     """The comment for the newest release among the matrix's rows whose sweep is recorded (the sweep runs in
     its own env, ``tox -e conformance``, not in the matrix), or a line saying none is."""
     releases = sorted((row["release"] for row in matrix["rows"] if row.get("release")), key=Version, reverse=True)
@@ -53,7 +54,7 @@ def openvino_special_values(matrix):
     return f"# Comment for {ISSUE}\n\n" + comment(recorded[1], recorded[0])
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     from importlib.metadata import PackageNotFoundError, version
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -10,6 +10,7 @@ not show is said, not guessed.
 """
 
 import re
+from collections.abc import Sequence
 
 from repro import attachment_commands as commands
 from repro.reports import markdown as md
@@ -23,6 +24,7 @@ from repro.reports.matrix_report import (
     symptom_cells,
     symptoms_text,
 )
+from repro.reports.matrix_row import Matrix, MatrixRow, recorded
 from repro.reports.openvino_issue import CHECKLIST, template_fields
 
 MINIMAL_REPRODUCER = md.attachment("openvino_stale_copies.py")
@@ -50,21 +52,21 @@ POINTERS = [
 BUILD_COMMIT = re.compile(r"-([0-9a-f]{7,40})-")
 
 
-def newest_bug_row(rows):
+def newest_bug_row(rows: list[MatrixRow]) -> MatrixRow | None:
     buggy = [row for row in by_release(rows) if row["status"] == "bug" and row.get("plain")]
     return buggy[-1] if buggy else None
 
 
-def snippet_output(row):
+def snippet_output(row: MatrixRow) -> str | None:
     """What the snippet printed where it ran to the end (exit 1: the bug shows, 0: it does not)."""
     snippet = row.get("snippet") or {}
     return snippet.get("output") if snippet.get("exit_code") in (0, 1) else None
 
 
-def snippet_runs(measured):
+def snippet_runs(measured: list[MatrixRow]) -> str:
     """A sentence: on which releases of the table the snippet ran unchanged, and where it did not."""
     ran = [row["release"] for row in by_release(measured) if snippet_output(row)]
-    failed = [f"{row['release']} (exit {row['snippet']['exit_code']})" for row in by_release(measured)
+    failed = [f"{row['release']} (exit {recorded(row, 'snippet')['exit_code']})" for row in by_release(measured)
               if row.get("snippet") and not snippet_output(row)]
     missing = [row["release"] for row in by_release(measured) if not row.get("snippet")]
     text = (f"It ran unchanged on every release in the table ({ran[0]} to {ran[-1]})." if ran and not (
@@ -73,14 +75,14 @@ def snippet_runs(measured):
     return text + (f" Not run on {', '.join(missing)}." if missing else "")
 
 
-def same_on_every_device(row):
+def same_on_every_device(row: MatrixRow) -> bool:
     """True when the snippet printed the same checks for CPU, AUTO:CPU and HETERO:CPU."""
     lines = (snippet_output(row) or "").splitlines()[1:]
     checks = {line.split(": ", 1)[1] for line in lines if ": " in line}
     return len(lines) == 3 and len(checks) == 1
 
 
-def environment_section(newest):
+def environment_section(newest: MatrixRow) -> str:
     devices = ("`AUTO:CPU` and `HETERO:CPU` give the same wrong values (the snippet runs all three)"
                if same_on_every_device(newest) else "the snippet also runs `AUTO:CPU` and `HETERO:CPU`")
     return template_fields(
@@ -91,7 +93,7 @@ def environment_section(newest):
               "of `y = x.clone(); return y, torch.sin(y)`)")
 
 
-def first_bad(rows, signal, available):
+def first_bad(rows: list[MatrixRow], signal: str, available: Sequence[str]) -> str:
     """"present in every release on the index, oldest X" when the oldest release on the index shows it and
     no measured release is without it; else the first measured release that shows it."""
     first = boundaries.first_release_with(rows, signal)
@@ -101,12 +103,12 @@ def first_bad(rows, signal, available):
     return f"from {first}" if first else "not seen"
 
 
-def oldest_row(rows):
+def oldest_row(rows: list[MatrixRow]) -> MatrixRow | None:
     ran = [row for row in by_release(rows) if snippet_output(row)]
     return ran[0] if ran else None
 
 
-def reproduction(rows, newest):
+def reproduction(rows: list[MatrixRow], newest: MatrixRow) -> str:
     release = newest["release"]
     oldest = oldest_row(rows)
     older = (f"\n\nOn the oldest release in the table (numpy 2 came with 2024.2.0):\n\n"
@@ -138,24 +140,25 @@ x). {snippet_runs(measured)}
             md.code_block(CPP_REPRODUCER.read_text(), 'cpp') + chr(10) * 2 + md.code_block(CPP_BUILD, 'sh'))}"""
 
 
-def cpp_rows(rows):
+def cpp_rows(rows: list[MatrixRow]) -> list[MatrixRow]:
     return [row for row in by_release(rows) if (row.get("plain") or {}).get("cpp_output")]
 
 
-def log_output(rows, newest):
+def log_output(rows: list[MatrixRow], newest: MatrixRow) -> str:
     oldest = oldest_row(rows)
     shown = [oldest, newest] if oldest and oldest["release"] != newest["release"] else [newest]
     parts = [f"`python {MINIMAL_REPRODUCER.name}` on {row['release']}:\n\n"
-             f"{md.code_block(snippet_output(row), 'text')}" for row in shown if snippet_output(row)]
+             f"{md.code_block(output, 'text')}" for row in shown if (output := snippet_output(row))]
     built = cpp_rows(rows)
-    parts += [f"The C++ program on {row['release']}:\n\n{md.code_block(row['plain']['cpp_output'], 'text')}"
+    parts += [f"The C++ program on {row['release']}:\n\n"
+              f"{md.code_block(recorded(row, 'plain')['cpp_output'], 'text')}"
               for row in ([built[0], built[-1]] if len(built) > 1 else built)]
     if not built:
         parts.append("(The C++ program was not built in this run: no release with headers, or no compiler.)")
     return "\n\n".join(parts)
-def grouped_table(measured):
+def grouped_table(measured: list[MatrixRow]) -> str:
     """One line per stretch of neighbouring releases that saw the same symptoms in every column."""
-    def symptoms(row):
+    def symptoms(row: MatrixRow) -> tuple[str, ...]:
         cells = symptom_cells(row["plain"])
         return tuple(symptoms_text(cells[column]) for column in COLUMNS)
 
@@ -163,7 +166,7 @@ def grouped_table(measured):
     return md.table(["releases (count)", *(label(column) for column in COLUMNS)], lines)
 
 
-def releases(rows, available):
+def releases(rows: list[MatrixRow], available: Sequence[str]) -> str:
     measured = [row for row in rows if row.get("plain")]
     lines = [boundaries.describe(rows, signal, available) for signal in SIGNALS]
     return f"""\
@@ -178,7 +181,7 @@ on the index unless a gap is named):
 {md.bullets(lines)}"""
 
 
-def mechanism(rows):
+def mechanism(rows: list[MatrixRow]) -> str:
     """At most four bullets, each saying whether it was measured here or read in OpenVINO's sources."""
     shared_from = boundaries.first_release_with(rows, "shared slot")
     fixed = boundaries.first_release_without(rows, "outputs first wrong too")
@@ -205,13 +208,13 @@ def mechanism(rows):
     ])
 
 
-def build_commit(rows, newest):
+def build_commit(rows: list[MatrixRow], newest: MatrixRow) -> str | None:
     """The commit in the tested wheel's build number (``2026.4.1-22982-e213a147257-releases/2026/4``)."""
-    found = BUILD_COMMIT.search(newest["plain"]["environment"].get("openvino", ""))
+    found = BUILD_COMMIT.search(recorded(newest, "plain")["environment"].get("openvino", ""))
     return found[1] if found else newest["release"]
 
 
-def pointers(rows, newest):
+def pointers(rows: list[MatrixRow], newest: MatrixRow) -> str:
     commit = build_commit(rows, newest)
     lines = [f"[`{path}`]({REPOSITORY}/blob/{commit}/{path}), `{function}`: {what} (read {read_at})"
              for path, function, what, read_at in POINTERS]
@@ -220,7 +223,7 @@ def pointers(rows, newest):
             "its quote was read in: find it by the function's name.\n\n" + md.bullets(lines))
 
 
-def openvino_stale_copies(matrix):
+def openvino_stale_copies(matrix: Matrix) -> str:
     """The issue body, from the matrix's rows (and the index's releases, to name what was not run)."""
     rows, available = matrix["rows"], matrix.get("available", ())
     newest = newest_bug_row(rows)

@@ -13,40 +13,46 @@ be measured.
 Pure functions over rows (no installs), tested on recorded rows.
 """
 
+from collections.abc import Callable, Sequence
 from itertools import pairwise
+from typing import Any
 
 from packaging.version import Version
 
+from repro.reports.matrix_row import CommandRun, MatrixRow
 
-def own_cpu_runs(plain):
+# One yes/no fact of a row, or None where the row cannot say (``SIGNALS``).
+Reading = Callable[[MatrixRow], bool | None]
+
+def own_cpu_runs(plain: dict[str, Any] | None) -> list[dict[str, Any]]:
     """The runs that measured the reproducer's own models on the plain CPU device (every API and order):
     not the torch-converted models, not AUTO/HETERO/f32-hint, not the failed runs."""
     return [run for run in (plain or {}).get("runs", []) if run.get("device", "CPU") == "CPU"
             and not run["model"].startswith("torch:") and run["symptoms"]]
 
 
-def cpu_runs(plain, order):
+def cpu_runs(plain: dict[str, Any] | None, order: str) -> list[dict[str, Any]]:
     """The Python API's runs of ``own_cpu_runs`` in one order."""
     return [run for run in own_cpu_runs(plain) if run["api"] == "python" and run["order"] == order]
 
 
-def symptom_signal(symptom, order="inputs_first"):
-    def read(row):
+def symptom_signal(symptom: str, order: str = "inputs_first") -> Reading:
+    def read(row: MatrixRow) -> bool | None:
         seen = [run["symptoms"].get(symptom) for run in cpu_runs(row.get("plain"), order)]
         seen = [value for value in seen if value is not None]
         return any(seen) if seen else None
     return read
 
 
-def control_order_wrong(row):
+def control_order_wrong(row: MatrixRow) -> bool | None:
     runs = cpu_runs(row.get("plain"), "outputs_first")
     value_symptoms = ("stale_output", "wrong_downstream", "input_overwritten")
     return any(run["symptoms"].get(s) for run in runs for s in value_symptoms) if runs else None
 
 
-def part_shipped(part, rows_api, missing_phrase):
+def part_shipped(part: str, rows_api: str, missing_phrase: str) -> Reading:
     """True if the part ran, False if it was skipped because the wheel lacks it, None otherwise."""
-    def read(row):
+    def read(row: MatrixRow) -> bool | None:
         plain = row.get("plain")
         if not plain:
             return None
@@ -57,10 +63,11 @@ def part_shipped(part, rows_api, missing_phrase):
     return read
 
 
-def program_verdict(report):
+def program_verdict(report: CommandRun | None) -> bool | None:
     """True (bug) / False (fine) from an attachment's exit code, 1 or 0 as each prints it; None where it could not
     be built or run."""
-    return {0: False, 1: True}.get((report or {}).get("exit_code"))
+    exit_code = (report or {}).get("exit_code")
+    return None if exit_code is None else {0: False, 1: True}.get(exit_code)
 
 
 # The cases of attachments/openvino_cpu_semantics.py, as it names them in its output (tests hold the two equal).
@@ -69,7 +76,7 @@ CPU_SEMANTICS_CASES = ("ReduceMax of all -inf", "ReduceMin of all +inf", "MaxPoo
                        "i32 floor division above 2**24", "float Mod of a large quotient")
 
 
-def cpu_semantics_line(row, case):
+def cpu_semantics_line(row: MatrixRow, case: str) -> str | None:
     """What openvino_cpu_semantics.py printed for ``case`` after its name ("WRONG: ..." or "right: ..."), or None
     where it did not run to its verdict or printed no such line."""
     report = row.get("cpu_semantics") or {}
@@ -79,9 +86,9 @@ def cpu_semantics_line(row, case):
     return next((line[len(case) + 2:] for line in lines if line.startswith(f"{case}: ")), None)
 
 
-def semantics_case_wrong(case):
+def semantics_case_wrong(case: str) -> Reading:
     """True / False from the case's line (``cpu_semantics_line``); None where there is none."""
-    def read(row):
+    def read(row: MatrixRow) -> bool | None:
         line = cpu_semantics_line(row, case)
         return None if line is None else line.startswith("WRONG")
     return read
@@ -108,7 +115,7 @@ SIGNALS = {
 }
 
 
-def measured(rows, signal):
+def measured(rows: list[MatrixRow], signal: str) -> list[tuple[str, bool]]:
     """[(release, True/False)] in release order, releases where the signal could not be read left out."""
     read = SIGNALS[signal][0]
     values = [(row["release"], read(row)) for row in rows if row.get("release")]
@@ -116,31 +123,32 @@ def measured(rows, signal):
                   key=lambda pair: Version(pair[0]))
 
 
-def stretches(rows, signal):
+def stretches(rows: list[MatrixRow], signal: str) -> list[tuple[bool, str, str]]:
     """[(value, first release, last release)]: runs of neighbouring measured releases that agree."""
-    found = []
+    found: list[list[Any]] = []  # [value, first, last], the last release extended in place
     for release, value in measured(rows, signal):
         if found and found[-1][0] == value:
             found[-1][2] = release
         else:
             found.append([value, release, release])
-    return [tuple(stretch) for stretch in found]
+    return [(value, first, last) for value, first, last in found]
 
 
-def unmeasured_between(available, low, high, rows, signal):
+def unmeasured_between(available: Sequence[str], low: str, high: str, rows: list[MatrixRow],
+                       signal: str) -> list[str]:
     known = {release for release, _ in measured(rows, signal)}
     return [r for r in available if Version(low) < Version(r) < Version(high) and r not in known]
 
 
-def tried(rows):
+def tried(rows: list[MatrixRow]) -> set[str]:
     return {row["release"] for row in rows if row.get("release")}
 
 
-def releases_to_run(rows, available):
+def releases_to_run(rows: list[MatrixRow], available: Sequence[str]) -> list[str]:
     """The releases that would narrow a boundary, none of which has a row yet: the oldest and newest
     on the index, and the middle unmeasured release of every gap between two stretches."""
     ran = tried(rows)
-    wanted = {release for release in available[:1] + available[-1:] if release not in ran}
+    wanted = {release for release in [*available[:1], *available[-1:]] if release not in ran}
     for signal in SIGNALS:
         found = stretches(rows, signal)
         for before, after in pairwise(found):
@@ -150,11 +158,11 @@ def releases_to_run(rows, available):
     return sorted(wanted, key=Version)
 
 
-def span(first, last):
+def span(first: str, last: str) -> str:
     return first if first == last else f"{first} to {last}"
 
 
-def describe(rows, signal, available=()):
+def describe(rows: list[MatrixRow], signal: str, available: Sequence[str] = ()) -> str:
     """One line: where the signal is yes and no among the releases measured, and what is unknown."""
     found = stretches(rows, signal)
     if not found:
@@ -171,12 +179,12 @@ def describe(rows, signal, available=()):
     return f"{signal}: {'; '.join(parts)}" + (f" ({'; '.join(notes)})" if notes else "")
 
 
-def first_release_with(rows, signal):
+def first_release_with(rows: list[MatrixRow], signal: str) -> str | None:
     """The first release of the first 'yes' stretch, or None."""
     return next((first for value, first, _ in stretches(rows, signal) if value), None)
 
 
-def first_release_without(rows, signal):
+def first_release_without(rows: list[MatrixRow], signal: str) -> str | None:
     """The first release of the first 'no' stretch after a 'yes' one (where a symptom went away), or None."""
     found = stretches(rows, signal)
     return next((first for (was, *_), (value, first, _) in pairwise(found)

@@ -30,12 +30,15 @@ Each renders the same way (``repro/reports/markdown.py``)
 and states evidence only from the rows it was given, naming the releases that were and were not run.
 """
 
+from pathlib import Path
+
 from repro.reports.executorch_channels_last import executorch_channels_last
 from repro.reports.executorch_empty_constants import executorch_empty_constants
 from repro.reports.executorch_frees_blob import executorch_frees_blob
 from repro.reports.executorch_precision import executorch_precision
 from repro.reports.executorch_semantics import executorch_semantics
 from repro.reports.executorch_stale_copies import executorch_stale_copies
+from repro.reports.matrix_row import Matrix
 from repro.reports.openvino_constant_abs import openvino_constant_abs
 from repro.reports.openvino_cpu_semantics import openvino_cpu_semantics
 from repro.reports.openvino_import_lifetime import openvino_import_lifetime
@@ -57,7 +60,7 @@ REPORTS = {"openvino-stale-copies.md": openvino_stale_copies,
            "openvino-special-values.md": openvino_special_values}
 
 
-def write_reports(matrix, directory):
+def write_reports(matrix: Matrix, directory: Path) -> list[Path]:
     """Write every report into ``directory``; returns the paths written."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
