@@ -13,11 +13,13 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from packaging.version import Version
 
 from repro.releases import NUMPY_2_FROM
+from repro.reports.matrix_row import CommandRun
 
 ATTACHMENTS = Path(__file__).resolve().parent / "attachments"
 OPENVINO_FOLDER = 'OV=$(python -c "import openvino, os; print(os.path.dirname(openvino.__file__))")'
@@ -28,12 +30,12 @@ CXX_ABI = (r"""ABI=$(sed -n 's/^set(OpenVINO_GLIBCXX_USE_CXX11_ABI "\([01]\)")$/
 LINK = '-I"$OV/include" "$OV"/libs/{library}.so.* -Wl,-rpath,"$OV/libs"'
 
 
-def run_line(name):
+def run_line(name: str) -> str:
     """The line that runs a built attachment (the last line of ``cpp_build`` and ``c_build``)."""
     return f"./{Path(name).stem}"
 
 
-def cpp_build(name):
+def cpp_build(name: str) -> str:
     """Build and run ``name`` (a .cpp attachment) against the wheel's libopenvino."""
     program = Path(name).stem
     return "\n".join([
@@ -42,7 +44,7 @@ def cpp_build(name):
         run_line(name)])
 
 
-def c_build(name):
+def c_build(name: str) -> str:
     """Build and run ``name`` (a .c attachment) against the wheel's libopenvino_c (no C++ ABI to match)."""
     program = Path(name).stem
     return "\n".join([OPENVINO_FOLDER, f"cc {name} {LINK.format(library='libopenvino_c')} -o {program}",
@@ -54,13 +56,14 @@ IMPORT_SYMBOLS = "\n".join([OPENVINO_FOLDER,
                             'nm -D --undefined-only "$OV"/libs/libopenvino_c.so.* | c++filt | grep import_model'])
 
 
-def install_line(release):
+def install_line(release: str) -> str:
     """``pip install`` for one release, with the numpy its wheel works with (numpy 2 from 2024.2.0)."""
     numpy = "numpy" if Version(release) >= NUMPY_2_FROM else '"numpy<2"'
     return f"pip install openvino=={release} {numpy}"
 
 
-def run(lines, python, attachments=(), timeout=600, folder=None):
+def run(lines: str, python: str | Path, attachments: Iterable[str] = (), timeout: float = 600,
+        folder: str | Path | None = None) -> CommandRun:
     """{"exit_code", "output"} of ``lines`` run by bash, verbatim, in a folder holding copies of ``attachments``
     (a scratch one, or ``folder``, kept), with ``python``'s folder first on the PATH (so ``python`` is that
     environment's)."""

@@ -11,6 +11,7 @@ import argparse
 import re
 import subprocess
 import sys
+from collections.abc import Iterable
 
 from packaging.version import InvalidVersion, Version
 
@@ -47,12 +48,12 @@ EXECUTORCH_UNRUNNABLE = {
 EXECUTORCH_SERIES = "2026.4"  # the OpenVINO series the ExecuTorch axis runs on
 
 
-def series(release):
+def series(release: str | Version) -> str:
     """'2026.4.1' -> '2026.4' (what tox env names and --versions series say)."""
     return ".".join(str(release).split(".")[:2])
 
 
-def tox_envs(releases=BUILTIN_RELEASES):
+def tox_envs(releases: Iterable[str] = BUILTIN_RELEASES) -> dict[str, str]:
     """{tox env name: the release it pins}, one env per series from TOX_FROM on, its newest patch."""
     newest = {}
     for release in sorted(releases, key=Version):
@@ -61,13 +62,13 @@ def tox_envs(releases=BUILTIN_RELEASES):
     return newest
 
 
-def executorch_tox_envs():
+def executorch_tox_envs() -> dict[str, str]:
     """{tox env name: the ExecuTorch release it pins} of the ExecuTorch axis, the unrunnable ones included."""
     factors = {**EXECUTORCH_FACTORS, **{factor: release for factor, (release, _) in EXECUTORCH_UNRUNNABLE.items()}}
     return {f"ov{EXECUTORCH_SERIES}-{factor}": release for factor, release in sorted(factors.items())}
 
 
-def release_list(text):
+def release_list(text: str) -> list[str]:
     """argparse type: '2024.0.0,2026.4' -> ['2024.0.0', '2026.4']; anything else is a usage error."""
     items = [item.strip() for item in text.split(",") if item.strip()]
     bad = [item for item in items if not RELEASE_PATTERN.match(item)]
@@ -79,7 +80,7 @@ def release_list(text):
 EXECUTORCH_PATTERN = re.compile(r"^\d+\.\d+\.\d+$")
 
 
-def executorch_list(text):
+def executorch_list(text: str) -> list[str]:
     """argparse type: '1.5.1,1.4.1' -> ['1.4.1', '1.5.1'] (oldest first); anything else is a usage error."""
     items = [item.strip() for item in text.split(",") if item.strip()]
     bad = [item for item in items if not EXECUTORCH_PATTERN.match(item)]
@@ -88,7 +89,7 @@ def executorch_list(text):
     return sorted(set(items), key=Version)
 
 
-def discover_releases():
+def discover_releases() -> tuple[list[str], str]:
     """(releases on the index from 2023.0.0 on, a sentence saying where the list came from)."""
     try:
         result = subprocess.run([sys.executable, "-m", "pip", "index", "versions", "openvino"],
@@ -112,7 +113,7 @@ def discover_releases():
     return found, f"Releases from the package index: {len(found)} from {OLDEST} on."
 
 
-def resolve(requested, available):
+def resolve(requested: str, available: Iterable[str]) -> str | None:
     """A requested release or series -> the release to install, or None when the index lacks it."""
     if requested.count(".") == 2:
         return requested if requested in available else None

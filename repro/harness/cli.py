@@ -10,6 +10,8 @@ import argparse
 import enum
 import sys
 import tempfile
+from pathlib import Path
+from typing import Any, NoReturn
 
 
 class ExitStatus(enum.IntEnum):
@@ -28,17 +30,17 @@ BISECT_EXIT_CODES = ("exit status (git-bisect convention): 0 correct, 1 bug repr
 class OneLineErrors(argparse.ArgumentParser):
     """Usage errors as one line on stderr (argparse would print the whole usage first), exit 2."""
 
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         print(f"{self.prog}: error: {message} (see --help)", file=sys.stderr)
         sys.exit(ExitStatus.USAGE)
 
 
-def parser(description, exit_codes, **options):
+def parser(description: str, exit_codes: str, **options: Any) -> OneLineErrors:
     """An ArgumentParser whose --help ends with the script's exit codes and whose errors are one line."""
     return OneLineErrors(description=description, epilog=exit_codes, **options)
 
 
-def positive_int(text):
+def positive_int(text: str) -> int:
     """argparse type: a whole number >= 1."""
     try:
         value = int(text)
@@ -49,7 +51,7 @@ def positive_int(text):
     return value
 
 
-def cannot_write_into(folder):
+def cannot_write_into(folder: Path) -> str | None:
     """Why a file cannot be written into ``folder`` (created if missing), or None. A real write, so
     that root, for whom os.access says yes almost everywhere, learns it before the long run."""
     try:
@@ -60,7 +62,7 @@ def cannot_write_into(folder):
         return error.strerror or str(error)
 
 
-def require_writable(arg_parser, option, folder):
+def require_writable(arg_parser: argparse.ArgumentParser, option: str, folder: Path) -> None:
     """A usage error (exit 2, one line) unless files can be written into ``folder``."""
     if problem := cannot_write_into(folder):
         arg_parser.error(f"{option}: cannot write into {folder}: {problem}")

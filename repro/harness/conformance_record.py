@@ -4,6 +4,7 @@ the per-op table (``repro/harness/conformance.py`` runs the sweep; the reports r
 
 import json
 import math
+from collections.abc import Mapping
 from pathlib import Path
 
 from repro.harness.outcomes import Outcome
@@ -20,7 +21,8 @@ def recorded(release: str) -> dict[str, dict[str, str]] | None:
     """The outcomes recorded for an OpenVINO release, or None if it was never swept."""
     if not EXPECTED.exists():
         return None
-    return json.loads(EXPECTED.read_text()).get(release)
+    table: dict[str, dict[str, dict[str, str]]] = json.loads(EXPECTED.read_text())
+    return table.get(release)
 
 
 def record(release: str, outcomes: dict[str, dict[str, str]], replace: bool) -> None:
@@ -35,7 +37,7 @@ def record(release: str, outcomes: dict[str, dict[str, str]], replace: bool) -> 
         EXPECTED.write_text(json.dumps(dict(sorted(table.items())), indent=1) + "\n")
 
 
-def differences(outcomes, expected) -> list[str]:
+def differences(outcomes: Mapping[str, Mapping[str, str]], expected: Mapping[str, Mapping[str, str]]) -> list[str]:
     """One line per case whose outcome is not the recorded one (or that was never recorded)."""
     lines = []
     for case_id, found in outcomes.items():
@@ -44,13 +46,13 @@ def differences(outcomes, expected) -> list[str]:
     return lines
 
 
-def not_correct(found: dict[str, str], lowering: str) -> bool:
+def not_correct(found: Mapping[str, str], lowering: str) -> bool:
     return found[lowering] not in (Outcome.CORRECT, NOT_DELEGATED)
 
 
-def markdown(outcomes, release: str) -> str:
+def markdown(outcomes: Mapping[str, Mapping[str, str]], release: str) -> str:
     """A row per op: how many cases, what stock and the workaround get wrong, by variant."""
-    by_op: dict[str, list] = {}
+    by_op: dict[tuple[str, str], list[tuple[str, Mapping[str, str]]]] = {}
     for case_id, found in outcomes.items():
         op, opinfo, variant = case_id.split("/")
         by_op.setdefault((op, opinfo), []).append((variant, found))

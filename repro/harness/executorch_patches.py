@@ -17,10 +17,12 @@ what is installed, then run. Nothing here changes the installed packages.
   first on ``LD_LIBRARY_PATH`` replaces the wheel's in a child process.
 """
 
+import argparse
 import importlib.util
 import os
 import shutil
 import subprocess
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 PATCHES = Path(__file__).resolve().parents[1] / "patches" / "executorch"
@@ -40,7 +42,7 @@ class PatchFailed(RuntimeError):
     """A patch does not apply, or the patched backend does not build; the message says which and why."""
 
 
-def patch_files(name):
+def patch_files(name: str) -> list[Path]:
     """The patch files of series ``name``, in the order they apply."""
     patches = sorted((PATCHES / name).glob("*.patch"))
     if not patches:
@@ -48,12 +50,12 @@ def patch_files(name):
     return patches
 
 
-def python_series(names=PYTHON_SERIES):
+def python_series(names: Iterable[str] = PYTHON_SERIES) -> list[Path]:
     """The patch files of the Python series ``names``, series by series in the order they apply."""
     return [patch for name in names for patch in patch_files(name)]
 
 
-def apply(patches, directory, include=None):
+def apply(patches: Iterable[Path], directory: str | Path, include: str | None = None) -> None:
     """``git apply`` each patch in ``directory`` (paths in the patches are relative to ExecuTorch's root);
     with ``include`` (a path pattern), only the files it matches."""
     env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(Path(directory).resolve().parent)}  # no enclosing repo
@@ -64,7 +66,7 @@ def apply(patches, directory, include=None):
             raise PatchFailed(f"{patch.name} does not apply in {directory}: {result.stderr.strip()}")
 
 
-def installed_folder(package):
+def installed_folder(package: str) -> Path:
     """The folder of an installed package (``executorch.backends``), as this interpreter imports it."""
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
@@ -72,7 +74,7 @@ def installed_folder(package):
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def overlay(folder, patches, include=None):
+def overlay(folder: str | Path, patches: Iterable[Path], include: str | None = None) -> Path:
     """``folder`` holding ``executorch/backends`` with the installed OpenVINO backend copied and patched (see
     the module docstring); returns ``folder``, to put first on ``PYTHONPATH``."""
     backends = installed_folder("executorch.backends")
@@ -87,7 +89,7 @@ def overlay(folder, patches, include=None):
     return root
 
 
-def source_tree(given=None):
+def source_tree(given: str | Path | None = None) -> Path | None:
     """The ExecuTorch checkout to build from: ``given``, else $EXECUTORCH_SOURCE; None when neither is set.
     A folder without ExecuTorch's OpenVINO runtime in it is an error, not a skip."""
     folder = given or os.environ.get(SOURCE_VARIABLE)
@@ -98,7 +100,7 @@ def source_tree(given=None):
     return Path(folder)
 
 
-def checkout_argument(parser, given):
+def checkout_argument(parser: argparse.ArgumentParser, given: str | Path | None) -> Path:
     """The checkout a command line names (``--executorch-source``, else $EXECUTORCH_SOURCE); a usage error on
     ``parser`` (one line, exit 2) where it names none or not a checkout."""
     try:
@@ -110,7 +112,7 @@ def checkout_argument(parser, given):
     return source
 
 
-def patched_runtime(source, folder, patches=()):
+def patched_runtime(source: str | Path, folder: str | Path, patches: Iterable[Path] = ()) -> Path:
     """``folder`` holding ``backends/openvino/runtime`` copied from the checkout ``source``, the runtime's
     part of ``patches`` applied (a series may change Python files too); returns ``folder``."""
     shutil.copytree(Path(source) / RUNTIME, Path(folder) / RUNTIME)
@@ -118,7 +120,8 @@ def patched_runtime(source, folder, patches=()):
     return Path(folder)
 
 
-def build_backend(source, folder, patches=(), wheel=None):
+def build_backend(source: str | Path, folder: str | Path, patches: Iterable[Path] = (),
+                  wheel: str | Path | None = None) -> Path:
     """Compile ``libexecutorch_backend_openvino.so`` from ``source``'s runtime with ``patches`` applied, into
     ``folder``, against the executorch package folder ``wheel`` (default: the one this interpreter imports;
     see the module docstring); returns ``folder``, to put first on ``LD_LIBRARY_PATH``."""
@@ -136,14 +139,15 @@ def build_backend(source, folder, patches=(), wheel=None):
     return Path(folder)
 
 
-def build_command(compiler, wheel, source_file, library):
+def build_command(compiler: str, wheel: str | Path, source_file: str | Path, library: str | Path) -> list[str]:
     """The one compiler call that builds the backend against an installed executorch wheel."""
     return [compiler, "-std=c++17", "-O2", "-fPIC", "-shared", f"-I{wheel}/include",
             f"-I{wheel}/include/executorch/runtime/core/portable_type/c10", "-DC10_USING_CUSTOM_GENERATED_MACROS",
             str(source_file), "-o", str(library), f"-L{wheel}/lib", "-lexecutorch", "-ldl"]
 
 
-def with_search_paths(python_path=None, library_path=None, base=None):
+def with_search_paths(python_path: str | Path | None = None, library_path: str | Path | None = None,
+                      base: Mapping[str, str] | None = None) -> dict[str, str]:
     """Environment variables for a child: ``base`` (default: this process's) with the folders put first on
     PYTHONPATH and LD_LIBRARY_PATH."""
     env = dict(os.environ if base is None else base)
@@ -153,7 +157,7 @@ def with_search_paths(python_path=None, library_path=None, base=None):
     return env
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> None:
     """``python -m repro.harness.executorch_patches overlay DIR`` / ``build DIR --source CHECKOUT``: make the
     patched backend for a run by hand, and print the variable to set."""
     import argparse
@@ -189,6 +193,7 @@ def main(argv=None):
             overlay(args.folder, python_series(args.series or PYTHON_SERIES))
             print(f"PYTHONPATH={args.folder.resolve()}")
         else:
+            assert source is not None  # build: checked above, before anything is made
             args.folder.mkdir(parents=True)
             build_backend(source, args.folder, [patch for name in RUNTIME_SERIES for patch in patch_files(name)])
             print(f"LD_LIBRARY_PATH={args.folder.resolve()}")

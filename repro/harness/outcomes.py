@@ -1,7 +1,9 @@
 """A case's outcomes and their counts (torch-free: the matrix's tables read them from recorded JSON)."""
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
+from typing import Any
 
 
 class Outcome(StrEnum):
@@ -22,12 +24,12 @@ BUG_OUTCOMES = (Outcome.WRONG, Outcome.CRASHED, Outcome.LOWERING_FAILED, Outcome
 AT_EXPORT = (Outcome.LOWERING_FAILED, Outcome.REFUSED)
 
 
-def overall_outcome(runs):
+def overall_outcome(runs: Mapping[str, Mapping[str, Any]]) -> Outcome:
     """CORRECT when every load is; otherwise the first load's failure (bytes before path)."""
     return next((run["outcome"] for run in runs.values() if run["outcome"] != Outcome.CORRECT), Outcome.CORRECT)
 
 
-def outcome_counts(records):
+def outcome_counts(records: Iterable[Mapping[str, Any]]) -> dict[str, Counter[str]]:
     """{"lowering": Counter, load: Counter} over the records, for the verdict and the matrix."""
     counts = {"lowering": Counter(r["outcome"] for r in records if r["outcome"] in AT_EXPORT)}
     for record in records:
@@ -36,7 +38,7 @@ def outcome_counts(records):
     return counts
 
 
-def describe_counts(counts):
+def describe_counts(counts: Mapping[str, Mapping[str, int]]) -> str:
     """\"bytes: 3 correct, 1 wrong; path: ...\" from outcome_counts (or the same read back from JSON)."""
     parts = [f"{load}: " + ", ".join(f"{n} {outcome}" for outcome, n in sorted(counter.items()))
              for load, counter in counts.items() if counter]

@@ -11,6 +11,7 @@ model tier; see docs/measurements.md).
 """
 
 import os
+from collections.abc import Mapping
 from functools import cache
 
 ISA_CAP = "OV_CPU_MAX_ISA"
@@ -21,19 +22,19 @@ DEEP = (1e-3, 5e-2)  # the model tier: two to six layers of random weights
 
 
 @cache
-def default_is_f32():
+def default_is_f32() -> bool:
     """True where OpenVINO's CPU plugin computes f32 models in f32 in this process (its default hint)."""
     import openvino as ov
 
     return str(ov.Core().get_property("CPU", "INFERENCE_PRECISION_HINT")) in ("<Type: 'float32'>", "f32")
 
 
-def tolerance(pair):
+def tolerance(pair: tuple[float, float]) -> float:
     """The f32 or the bf16 tolerance of ``pair``, for the precision this process computes at."""
     return pair[0] if default_is_f32() else pair[1]
 
 
-def without_cap(environment=None):
+def without_cap(environment: Mapping[str, str] | None = None) -> dict[str, str]:
     """``environment`` (default: this process's) without the ISA cap: OpenVINO at the CPU's default."""
     return {key: value for key, value in (os.environ if environment is None else environment).items()
             if key != ISA_CAP}
