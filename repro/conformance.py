@@ -22,7 +22,7 @@ from repro.harness import cli
 from repro.harness.cli import ExitStatus
 
 
-def shard(text):
+def shard(text: str) -> tuple[int, int]:
     """argparse type: "K/N" with 1 <= K <= N."""
     try:
         number, count = (int(part) for part in text.split("/"))
@@ -33,7 +33,7 @@ def shard(text):
     return number, count
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 every outcome is the recorded one, 1 some "
                         "differ (or none is recorded for this release), 2 usage error, 125 could not test")
     parser.add_argument("--ops", type=lambda text: {item for item in text.split(",") if item},

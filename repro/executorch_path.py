@@ -24,13 +24,18 @@ reproduced), 125 could not test (ExecuTorch, its OpenVINO backend or libopenvino
 unavailable, or the runtime failed without any bug showing).
 """
 
+import argparse
 import json
 import os
 import platform
 import sys
 import tempfile
+from collections.abc import Sequence
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
+
+from repro.harness.case_record import CaseRecord
 
 if not __package__:
     import _as_script  # noqa: F401  (run by path: make the project's packages importable)
@@ -46,7 +51,7 @@ from repro.harness.runtime import Untestable, check_runtime
 from repro.harness.seed import SEED
 
 
-def summarize(records, partitioner):
+def summarize(records: Sequence[CaseRecord], partitioner: str) -> tuple[int, str]:
     """(exit code, verdict): wrong values, a crash, a failed lowering or a failure at run time is the bug;
     a timeout alone is untested."""
     bad = [r for r in records if r["outcome"] in BUG_OUTCOMES]
@@ -63,18 +68,18 @@ def summarize(records, partitioner):
     return ExitStatus.CORRECT, verdict + refusals
 
 
-def environment():
+def environment() -> dict[str, str | None]:
     versions = {name: version(name) for name in ("openvino", "executorch", "torch", "numpy")}
     return {"python": platform.python_version(), **versions, "os": platform.platform(),
             "openvino_lib_path": os.environ.get("OPENVINO_LIB_PATH")}
 
 
-def run_detail(record):
+def run_detail(record: CaseRecord) -> str:
     failed = [f"{load}: {run['detail']}" for load, run in record["runs"].items() if run["detail"]]
     return record["lowering_error"] or "; ".join(failed) or ", ".join(record["ops_outside"] or [])
 
 
-def print_table(report):
+def print_table(report: dict[str, Any]) -> None:
     for key, value in report["environment"].items():
         print(f"{key:>17}: {value}")
     width = max(len(record["case"]) for record in report["cases"]) + 1
@@ -99,14 +104,14 @@ def print_table(report):
     print("\n" + report["verdict"])
 
 
-def show_progress(number, total, record):
+def show_progress(number: int, total: int, record: CaseRecord) -> None:
     """One line per case on a terminal (a run takes about a minute); nothing when piped."""
     if sys.stderr.isatty():
         loads = ", ".join(f"{load} {run['outcome']}" for load, run in record["runs"].items()) or record["outcome"]
         print(f"[{number}/{total}] {record['case']}: {loads}", file=sys.stderr, flush=True)
 
 
-def parse_arguments(argv):
+def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     """The options, every one checked (a one-line usage error, exit 2) before any case runs."""
     parser = cli.parser(__doc__.splitlines()[0], cli.BISECT_EXIT_CODES + " (with the workaround or a candidate: "
                         "1 means some case is not equal to eager)", prog="executorch_path.py")
@@ -144,7 +149,7 @@ def parse_arguments(argv):
     return args
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(argv)
     try:
         with quiet.chatter_hidden(args.verbose):

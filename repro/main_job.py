@@ -9,6 +9,7 @@ the bug: reproducing is its job; the tests are the gate.
 
 import subprocess
 import sys
+from collections.abc import Sequence
 from importlib.metadata import version
 from pathlib import Path
 
@@ -29,7 +30,7 @@ REPRODUCERS = [
 ]
 
 
-def run(script, arguments, verbose):
+def run(script: str, arguments: Sequence[str], verbose: bool) -> int | None:
     """The reproducer's exit code; its stdout goes straight through, its stderr only when asked or needed."""
     if script.endswith(".c"):
         built = commands.run(commands.c_build(IMPORT_PROGRAM), sys.executable, [IMPORT_PROGRAM])
@@ -42,7 +43,7 @@ def run(script, arguments, verbose):
     return result.returncode
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 every reproducer ran (bug found or not), "
                         "2 usage error, 125 some reproducer could not test")
     parser.add_argument("-v", "--verbose", action="store_true",

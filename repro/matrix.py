@@ -46,7 +46,7 @@ from repro.releases import HEADLINE_EXECUTORCH, discover_releases, executorch_li
 from repro.reports import matrix_report, release_boundaries, upstream
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 the table was written, 2 usage error "
                         "(checked before anything is installed or written)")
     parser.add_argument("--versions", type=release_list, help="comma-separated releases or series")

@@ -20,7 +20,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from packaging.version import Version
 
@@ -32,7 +34,7 @@ from repro.harness.cli import ExitStatus
 from repro.releases import EXECUTORCH_INSTALLS_FROM, HEADLINE_EXECUTORCH, resolve
 from repro.reports import markdown as md
 from repro.reports import matrix_report
-from repro.reports.matrix_row import MatrixRow, RowStatus, empty_row
+from repro.reports.matrix_row import CommandRun, MatrixRow, RowStatus, empty_row
 
 REPRO = Path(__file__).resolve().parent
 PROJECT = REPRO.parent
@@ -42,20 +44,20 @@ class InstallFailed(RuntimeError):
     pass
 
 
-def run_logged(command, timeout):
+def run_logged(command: Sequence[str | Path], timeout: float) -> None:
     result = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
     if result.returncode != 0:
         tail = (result.stderr or result.stdout).strip().splitlines()[-3:]
         raise InstallFailed(f"{Path(command[0]).name} {command[1]} failed: " + " / ".join(tail))
 
 
-def environment_name(release, executorch):
+def environment_name(release: str, executorch: str | None) -> str:
     if not executorch:
         return f"ov-{release}"
     return f"ov-{release}-executorch" + ("" if executorch == HEADLINE_EXECUTORCH else f"-{executorch}")
 
 
-def prepare_environment(cache, release, executorch, timeout):
+def prepare_environment(cache: Path, release: str, executorch: str | None, timeout: float) -> tuple[Path, str]:
     """The env's python, creating the env unless an identical one is cached (``executorch``: the ExecuTorch
     release to install with the stack, or None)."""
     wanted = requirements(release, executorch)
@@ -83,7 +85,8 @@ STATUS_BY_EXIT = {ExitStatus.CORRECT: RowStatus.OK, ExitStatus.BUG: RowStatus.BU
                   ExitStatus.UNTESTABLE: RowStatus.UNTESTABLE}
 
 
-def run_script(python, script, timeout):
+def run_script(python: str | Path, script: str | Path,
+               timeout: float) -> tuple[RowStatus, str, dict[str, Any] | None]:
     """(status, detail, parsed JSON or None) for one reproducer (a path under repro/) run in an isolated
     interpreter."""
     try:
@@ -103,7 +106,8 @@ def run_script(python, script, timeout):
     return status, "" if status in (RowStatus.OK, RowStatus.BUG) else report.get("verdict", ""), report
 
 
-def run_verbatim(command, timeout, env=None):
+def run_verbatim(command: Sequence[str | Path], timeout: float,
+                 env: Mapping[str, str] | None = None) -> CommandRun:
     """Exit code and output, verbatim, of ``command`` run from the project folder."""
     try:
         result = subprocess.run([str(part) for part in command], capture_output=True, text=True, timeout=timeout,
@@ -114,13 +118,14 @@ def run_verbatim(command, timeout, env=None):
             "stdout": result.stdout.strip()}
 
 
-def run_attachment(python, name, timeout, env=None):
+def run_attachment(python: str | Path, name: str, timeout: float,
+                   env: Mapping[str, str] | None = None) -> CommandRun:
     """An attachment as a maintainer runs it, with no arguments: "output" is all it printed, "stdout" what it
     printed itself (its parent's stderr holds the third-party import messages of torch and ExecuTorch)."""
     return run_verbatim([python, md.attachment(name)], timeout, env)
 
 
-def run_built(build, python, name, timeout):
+def run_built(build: Callable[[str], str], python: str | Path, name: str, timeout: float) -> CommandRun:
     """``commands.run`` of an attachment's build-and-run lines (``build(name)``), the program kept in the release's
     environment (``<env>/builds/<digest of the lines and the source>``): the next run over that environment only
     runs it, since the same source built by the same line against the same wheel is the same program."""
@@ -132,18 +137,19 @@ def run_built(build, python, name, timeout):
     return commands.run(lines, python, [name], timeout, folder=folder)
 
 
-def run_module(python, module, timeout):
+def run_module(python: str | Path, module: str, timeout: float) -> CommandRun:
     return run_verbatim([python, "-m", module], timeout)
 
 
-def executorch_package(python):
+def executorch_package(python: str | Path) -> Path | None:
     """The executorch package folder of the environment of ``python``."""
     result = subprocess.run([str(python), "-c", "import executorch; print(list(executorch.__path__)[0])"],
                             capture_output=True, text=True, check=False)
     return Path(result.stdout.strip()) if result.returncode == 0 else None
 
 
-def run_with_patched_runtime(python, source, series_name, attachment, timeout):
+def run_with_patched_runtime(python: str | Path, source: Path, series_name: str, attachment: str,
+                             timeout: float) -> CommandRun:
     """The ExecuTorch reproducer ``attachment`` with the backend rebuilt from ``source`` with the C++ series
     ``series_name``, against this environment's executorch wheel (``repro.harness.executorch_patches``)."""
     wheel = executorch_package(python)
@@ -159,7 +165,7 @@ def run_with_patched_runtime(python, source, series_name, attachment, timeout):
                               env=patches.with_search_paths(library_path=folder, base=precision.without_cap()))
 
 
-def run_patch_tests(python, timeout):
+def run_patch_tests(python: str | Path, timeout: float) -> dict[str, Any] | None:
     """{series: {"with": ..., "without": ...}} of the op tests our Python patches add
     (``python -m repro.harness.op_tests`` in this environment), or None when it could not run."""
     run = run_module(python, "repro.harness.op_tests", timeout)
@@ -181,7 +187,7 @@ CPU_SEMANTICS = "openvino_cpu_semantics.py"
 IMPORT_PRECISION = "openvino_import_precision.py"  # run at the CPU's default: the gate's f32 cap taken away
 
 
-def executorch_runs(python, timeout):
+def executorch_runs(python: str | Path, timeout: float) -> dict[str, Any]:
     """The ExecuTorch path's report and the two ExecuTorch reproducers' output, in one environment."""
     status, detail, report = run_script(python, "executorch_path.py", timeout)
     return {"executorch": report if report is not None else {"verdict": f"{status}: {detail}"},
@@ -195,7 +201,7 @@ def executorch_runs(python, timeout):
             "executorch_stale_copies": run_attachment(python, "executorch_stale_copies.py", timeout)}
 
 
-def other_executorch_runs(cache, release, executorch, timeout):
+def other_executorch_runs(cache: Path, release: str, executorch: str, timeout: float) -> dict[str, Any]:
     """``executorch_runs`` with another ExecuTorch release (its own environment), or why it could not run."""
     try:
         python, _ = prepare_environment(cache, release, executorch, timeout)
@@ -204,8 +210,9 @@ def other_executorch_runs(cache, release, executorch, timeout):
     return executorch_runs(python, timeout)
 
 
-def matrix_row(requested, release, *, cache, executorch_versions, timeout, progress,
-               executorch_source=None) -> MatrixRow:
+def matrix_row(requested: str, release: str, *, cache: Path, executorch_versions: Sequence[str],
+               timeout: float, progress: Callable[[str, str], None],
+               executorch_source: Path | None = None) -> MatrixRow:
     """One OpenVINO release: the plain parts, and with ``executorch_versions`` (newest last) the ExecuTorch
     parts with each of them; the newest fills the row's ExecuTorch fields (and the patch runs), every one
     its entry in ``executorch_releases``."""
@@ -254,7 +261,9 @@ def matrix_row(requested, release, *, cache, executorch_versions, timeout, progr
     return row
 
 
-def run_matrix(requested, available, *, cache, executorch_versions, jobs, timeout, executorch_source=None):
+def run_matrix(requested: Sequence[str], available: Sequence[str], *, cache: Path,
+               executorch_versions: Sequence[str], jobs: int, timeout: float,
+               executorch_source: Path | None = None) -> list[MatrixRow]:
     lock, done = threading.Lock(), [0]
 
     def progress(release, step):

@@ -12,7 +12,10 @@ import contextlib
 import json
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
+
+from repro.harness.case_record import CaseRecord
 
 if not __package__:
     import _as_script  # noqa: F401  (run by path: make the project's packages importable)
@@ -22,7 +25,7 @@ from repro.harness.cli import ExitStatus
 from repro.harness.outcomes import AT_EXPORT, Outcome
 
 
-def load_cell(record, load):
+def load_cell(record: CaseRecord, load: str) -> str:
     """One table cell: how the program ran when loaded that way."""
     if record["outcome"] in AT_EXPORT:
         return f"{record['outcome'].replace('_', ' ')}: {record['lowering_error'][:100]}"
@@ -35,14 +38,14 @@ def load_cell(record, load):
     return f"**{run['outcome'].replace('_', ' ')}**: {detail[:100]}"
 
 
-def table(records, loads):
+def table(records: Sequence[CaseRecord], loads: Sequence[str]) -> str:
     lines = ["| model | partitioner | " + " | ".join(loads) + " |", "|---|---|" + "---|" * len(loads)]
     lines += [f"| {r['case']} | {r['partitioner']} | " + " | ".join(load_cell(r, load) for load in loads) + " |"
               for r in records]
     return "\n".join(lines)
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 every workaround run equals eager, 1 some "
                         "workaround run does not, 2 usage error")
     parser.add_argument("--models", type=lambda text: [item for item in text.split(",") if item],

@@ -47,6 +47,8 @@ JSON keys (stable)
     bug_reproduced, verdict, exit_code
 """
 
+from __future__ import annotations  # the types name numpy and openvino, which may have failed to import
+
 import argparse
 import importlib
 import json
@@ -55,7 +57,10 @@ import re
 import sys
 import traceback
 import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 try:
     import numpy as np
@@ -77,6 +82,9 @@ except Exception:
     torch = None
 
 EXIT_OK, EXIT_BUG, EXIT_UNTESTABLE = 0, 1, 125
+# Sets the tensors of a compiled model in the given order and infers: (compiled model, [(port kind, index,
+# buffer)], output 0's buffer) -> whether input 0 was output 0's buffer before infer().
+Runner = Callable[["ov.CompiledModel", list[tuple[str, int, "np.ndarray"]], "np.ndarray"], bool]
 APIS = ("python", "c", "cpp")
 SEED, SENTINEL, SHAPE = 0, -7.0, (2, 3)
 # Sin in bf16 (the CPU plugin's default precision on CPUs with bf16) errs by ~4e-3; the bug by ~1.
@@ -91,13 +99,13 @@ OTHER_TARGETS = {"AUTO:CPU": ("AUTO:CPU", {}), "HETERO:CPU": ("HETERO:CPU", {}),
 # --- The models -------------------------------------------------------------------
 
 
-def param_result_and_sin(input_shape=SHAPE):
+def param_result_and_sin(input_shape: tuple[int, ...] = SHAPE) -> ov.Model:
     """x -> Result, and x -> Sin -> Result: x has a consumer besides the Result."""
     x = ops.parameter(list(input_shape), np.float32, name="x")
     return ov.Model([ops.result(x), ops.result(ops.sin(x))], [x], "param_result_and_sin")
 
 
-def param_result_only():
+def param_result_only() -> ov.Model:
     """x -> Result and nothing else."""
     x = ops.parameter(list(SHAPE), np.float32, name="x")
     return ov.Model([ops.result(x)], [x], "param_result_only")
@@ -113,21 +121,23 @@ MODELS = {
 # --- Running one model in one order ---------------------------------------------
 
 
-def make_buffers(output_count):
+def make_buffers(output_count: int) -> tuple[np.ndarray, list[np.ndarray]]:
     """The input drawn from SEED; every output pre-filled with the sentinel."""
     x = np.random.default_rng(SEED).uniform(0.5, 1.5, SHAPE).astype(np.float32)
     outputs = [np.full(SHAPE, SENTINEL, np.float32) for _ in range(output_count)]
     return x, outputs
 
 
-def call_sequence(x, outputs, order):
+def call_sequence(x: np.ndarray, outputs: list[np.ndarray],
+                  order: str) -> list[tuple[str, int, np.ndarray]]:
     """The set_*_tensor calls in ``order``, as (port kind, index, buffer)."""
     inputs = [("input", 0, x)]
     outs = [("output", index, buffer) for index, buffer in enumerate(outputs)]
     return inputs + outs if order == "inputs_first" else outs + inputs
 
 
-def run_python_api(compiled, calls, output_0):
+def run_python_api(compiled: ov.CompiledModel, calls: list[tuple[str, int, np.ndarray]],
+                   output_0: np.ndarray) -> bool:
     """Wrap the caller's buffers without copying, set them in the given order, infer. Returns whether,
     before ``infer()``, the request's input 0 was output 0's buffer."""
     request = compiled.create_infer_request()
@@ -139,9 +149,10 @@ def run_python_api(compiled, calls, output_0):
     return slot_shared
 
 
-def check_symptoms(x_before, x_after, outputs, slot_shared):
+def check_symptoms(x_before: np.ndarray, x_after: np.ndarray, outputs: list[np.ndarray],
+                   slot_shared: bool) -> dict[str, Any]:
     """Compare output 0 with x, output 1 (if any) with sin(x), and x with itself."""
-    def diff(actual, expected):
+    def diff(actual: np.ndarray, expected: np.ndarray) -> float:
         return float(np.max(np.abs(actual.astype(np.float64) - expected)))
 
     copy_diff, input_diff = diff(outputs[0], x_before), diff(x_after, x_before)
@@ -159,7 +170,7 @@ def check_symptoms(x_before, x_after, outputs, slot_shared):
     }
 
 
-def result_fed_by_parameter(compiled):
+def result_fed_by_parameter(compiled: ov.CompiledModel) -> bool | None:
     """True if the graph the plugin executes has a Result whose input is a Parameter."""
     try:
         results = compiled.get_runtime_model().get_results()
@@ -168,15 +179,18 @@ def result_fed_by_parameter(compiled):
     return any(r.input_value(0).get_node().get_type_name() == "Parameter" for r in results)
 
 
-def run_row(api, name, order, device="CPU", *, error=None, result_fed_by_parameter=None, symptoms=None,
-            max_abs_diff=None, expected=None, actual=None):
+def run_row(api: str, name: str, order: str, device: str = "CPU", *, error: str | None = None,
+            result_fed_by_parameter: bool | None = None, symptoms: dict[str, bool] | None = None,
+            max_abs_diff: float | None = None, expected: list[float] | None = None,
+            actual: list[float] | None = None) -> dict[str, Any]:
     """One run as the report and its JSON show it, whichever API made it."""
     return {"api": api, "device": device, "model": name, "order": order, "error": error,
             "result_fed_by_parameter": result_fed_by_parameter, "symptoms": symptoms,
             "max_abs_diff": max_abs_diff, "expected": expected, "actual": actual}
 
 
-def run_case(api, name, compiled, order, runner=run_python_api, *, device="CPU"):
+def run_case(api: str, name: str, compiled: ov.CompiledModel, order: str, runner: Runner = run_python_api, *,
+             device: str = "CPU") -> dict[str, Any]:
     x, outputs = make_buffers(len(compiled.outputs))
     x_before = x.copy()
     slot_shared = runner(compiled, call_sequence(x, outputs, order), outputs[0])
@@ -184,7 +198,8 @@ def run_case(api, name, compiled, order, runner=run_python_api, *, device="CPU")
                    **check_symptoms(x_before, x, outputs, slot_shared))
 
 
-def error_run(api, name, order, device="CPU", error=None):
+def error_run(api: str, name: str, order: str, device: str = "CPU",
+              error: str | None = None) -> dict[str, Any]:
     return run_row(api, name, order, device, error=error or traceback.format_exc())
 
 
@@ -199,11 +214,11 @@ TORCH_COPIES = {
 }
 
 
-def convert_torch_copy(copy):
+def convert_torch_copy(copy: Callable[[torch.Tensor], torch.Tensor]) -> ov.Model:
     """torch.export a module returning ``(copy(x), sin(copy(x)))``, as ExecuTorch sees it."""
 
     class CopyThenSin(torch.nn.Module):
-        def forward(self, x):
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
             y = copy(x)
             return y, torch.sin(y)
 
@@ -218,7 +233,7 @@ def convert_torch_copy(copy):
 ISA_FLAGS = re.compile(r"^(sse4_2|avx|avx2|fma|avx512\w*|amx\w*|avx_vnni\w*)$")
 
 
-def cpu_flags():
+def cpu_flags() -> str | None:
     """The vector-ISA flags the kernel reports (what the CPU plugin picks its kernels and precision by)."""
     try:
         text = Path("/proc/cpuinfo").read_text()
@@ -228,12 +243,12 @@ def cpu_flags():
     return " ".join(flag for flag in flags if ISA_FLAGS.match(flag))
 
 
-def precision_name(element_type):
+def precision_name(element_type: ov.Type) -> str:
     """'f32' from an element type, on every release (2023.0's Type has no to_string)."""
     return element_type.get_type_name() if hasattr(element_type, "get_type_name") else str(element_type)
 
 
-def distribution():
+def distribution() -> str | None:
     """The Linux distribution's name (``/etc/os-release``), what a bug template's "Operating System" asks
     for; None elsewhere."""
     try:
@@ -242,7 +257,7 @@ def distribution():
         return None
 
 
-def environment(core):
+def environment(core: ov.Core) -> dict[str, Any]:
     return {
         "python": platform.python_version(),
         "openvino": ov.get_version(),
@@ -257,7 +272,7 @@ def environment(core):
     }
 
 
-def load_part(name):
+def load_part(name: str) -> ModuleType | None:
     """A part of this reproducer beside this file (``plain_openvino_c.py``, ``plain_openvino_cpp.py``), or None
     where it was not copied along."""
     module = f"{__package__}.{name}" if __package__ else name
@@ -269,7 +284,7 @@ def load_part(name):
         return None
 
 
-def runners(apis, skipped):
+def runners(apis: Sequence[str], skipped: list[dict[str, str]]) -> dict[str, Runner]:
     """{api name: runner} for the in-process APIs requested; what cannot run goes to ``skipped``."""
     chosen = {"python": run_python_api} if "python" in apis else {}
     c_part = load_part("plain_openvino_c") if "c" in apis else None
@@ -283,7 +298,7 @@ def runners(apis, skipped):
     return chosen
 
 
-def cpp_runs(skipped):
+def cpp_runs(skipped: list[dict[str, str]]) -> tuple[list[dict[str, Any]], str | None]:
     """(rows, raw output) of the C++ reproducer; a build it cannot make is skipped, a failed run is rows."""
     cpp_part = load_part("plain_openvino_cpp")
     if cpp_part is None:
@@ -300,7 +315,8 @@ def cpp_runs(skipped):
     return [], None
 
 
-def collect(core, apis):
+def collect(core: ov.Core,
+            apis: Sequence[str]) -> tuple[list[dict[str, Any]], list[dict[str, str]], str | None]:
     """Every model x order x API; a failing run becomes a row with its traceback. Returns (runs, skipped,
     the C++ program's output)."""
     runs, skipped = [], []
@@ -334,11 +350,11 @@ def collect(core, apis):
     return runs, skipped, cpp_output
 
 
-def symptoms_seen(run):
+def symptoms_seen(run: dict[str, Any]) -> list[str]:
     return [name for name, seen in (run["symptoms"] or {}).items() if seen]
 
 
-def verdict(runs):
+def verdict(runs: list[dict[str, Any]]) -> tuple[int, str]:
     """(exit code, one line): any symptom is the bug; no symptom but a failed run is untested."""
     buggy, failed = [r for r in runs if symptoms_seen(r)], [r for r in runs if r["error"]]
     if buggy:
@@ -350,7 +366,7 @@ def verdict(runs):
     return EXIT_OK, "OK: every output was written and every input left intact, in both orders."
 
 
-def print_report(report):
+def print_report(report: dict[str, Any]) -> None:
     width = max(map(len, report["environment"]))
     for key, value in report["environment"].items():
         print(f"{key:>{width}}: {value}")
@@ -370,13 +386,13 @@ def print_report(report):
     print("\n" + report["verdict"])
 
 
-def untestable(reason, as_json):
+def untestable(reason: str, as_json: bool) -> int:
     print(json.dumps({"exit_code": EXIT_UNTESTABLE, "verdict": "COULD NOT TEST: " + reason})
           if as_json else "COULD NOT TEST: " + reason, file=sys.stdout if as_json else sys.stderr)
     return EXIT_UNTESTABLE
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      epilog="exit status (git-bisect convention): 0 correct, 1 bug reproduced, "
                                             "2 usage error, 125 could not test")

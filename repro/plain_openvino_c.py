@@ -18,12 +18,20 @@ Run on its own: ``python plain_openvino_c.py [--json]`` runs only the C-API part
 with the same report, JSON keys and exit status as ``plain_openvino.py``.
 """
 
+from __future__ import annotations  # the types name numpy and openvino, which may have failed to import
+
 import ctypes
 import importlib
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 LIBRARY_PATTERNS = ("libopenvino_c.so*", "libopenvino_c*.dylib", "openvino_c.dll")
+
+if TYPE_CHECKING:  # annotations only: this part is loaded after plain_openvino.py has imported them
+    import numpy as np
+    import openvino as ov
 
 
 class CApiUnavailable(RuntimeError):
@@ -34,7 +42,7 @@ class OvShape(ctypes.Structure):
     _fields_ = [("rank", ctypes.c_int64), ("dims", ctypes.POINTER(ctypes.c_int64))]
 
 
-def library_path():
+def library_path() -> Path:
     """The installed wheel's libopenvino_c (what ExecuTorch's runtime dlopens); CApiUnavailable if none."""
     import openvino
 
@@ -45,7 +53,7 @@ def library_path():
     return found[0]
 
 
-def load_library():
+def load_library() -> ctypes.CDLL:
     lib = ctypes.CDLL(str(library_path()))
     lib.ov_tensor_create_from_host_ptr.argtypes = [
         ctypes.c_int, OvShape, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
@@ -64,7 +72,7 @@ def load_library():
 class CApiSession:
     """One imported blob and its infer request; frees what it created on close."""
 
-    def __init__(self, lib, blob):
+    def __init__(self, lib: ctypes.CDLL, blob: bytes) -> None:
         self.lib, self.owned = lib, []
         self.core = self._new("ov_core_create", "ov_core_free")
         self.compiled = self._new("ov_core_import_model", "ov_compiled_model_free",
@@ -72,7 +80,7 @@ class CApiSession:
         self.request = self._new("ov_compiled_model_create_infer_request", "ov_infer_request_free",
                                  self.compiled)
 
-    def check(self, status, call):
+    def check(self, status: int, call: str) -> None:
         if status != 0:
             message = self.lib.ov_get_last_err_msg() if hasattr(self.lib, "ov_get_last_err_msg") else b""
             raise RuntimeError(f"{call} returned status {status}: {(message or b'').decode()}")
@@ -83,7 +91,7 @@ class CApiSession:
         self.owned.append((free, handle))
         return handle
 
-    def element_type(self, kind, index):
+    def element_type(self, kind: str, index: int) -> int:
         port = ctypes.c_void_p()
         self.check(getattr(self.lib, f"ov_compiled_model_{kind}_by_index")(
             self.compiled, ctypes.c_size_t(index), ctypes.byref(port)), f"ov_compiled_model_{kind}_by_index")
@@ -92,7 +100,7 @@ class CApiSession:
         self.lib.ov_output_const_port_free(port)
         return code.value
 
-    def tensor_over(self, buffer, element_type):
+    def tensor_over(self, buffer: np.ndarray, element_type: int) -> ctypes.c_void_p:
         """A tensor over the caller's numpy buffer: host pointer and sizes, no copy."""
         dims = (ctypes.c_int64 * buffer.ndim)(*buffer.shape)
         shape = OvShape()
@@ -105,7 +113,7 @@ class CApiSession:
         self.owned.append(("ov_tensor_free", tensor))
         return tensor
 
-    def input_data_pointer(self):
+    def input_data_pointer(self) -> int | None:
         """Where the request's input 0 points now (``ov_infer_request_get_input_tensor_by_index``)."""
         tensor, data = ctypes.c_void_p(), ctypes.c_void_p()
         self.check(self.lib.ov_infer_request_get_input_tensor_by_index(self.request, 0, ctypes.byref(tensor)),
@@ -116,7 +124,7 @@ class CApiSession:
             self.lib.ov_tensor_free(tensor)
         return data.value
 
-    def set_and_infer(self, calls, output_0):
+    def set_and_infer(self, calls: list[tuple[str, int, np.ndarray]], output_0: np.ndarray) -> bool:
         """Set the tensors in order, infer; returns whether input 0 was output 0's buffer before infer."""
         for kind, index, buffer in calls:
             tensor = self.tensor_over(buffer, self.element_type(kind, index))
@@ -126,16 +134,17 @@ class CApiSession:
         self.check(self.lib.ov_infer_request_infer(self.request), "ov_infer_request_infer")
         return slot_shared
 
-    def close(self):
+    def close(self) -> None:
         for free, handle in reversed(self.owned):
             getattr(self.lib, free)(handle)
         self.owned.clear()
 
 
-def c_api_runner(lib):
+def c_api_runner(lib: ctypes.CDLL) -> Callable[..., bool]:
     """A runner for ``plain_openvino.run_case``: export the compiled model, import it through C, infer."""
 
-    def run_c_api(compiled, calls, output_0):
+    def run_c_api(compiled: ov.CompiledModel, calls: list[tuple[str, int, np.ndarray]],
+                  output_0: np.ndarray) -> bool:
         exported = compiled.export_model()  # bytes before 2025, a BytesIO stream since
         session = CApiSession(lib, exported.getvalue() if hasattr(exported, "getvalue") else exported)
         try:
@@ -146,7 +155,7 @@ def c_api_runner(lib):
     return run_c_api
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     plain = importlib.import_module(f"{__package__}.plain_openvino" if __package__ else "plain_openvino")
     return plain.main(["--api", "c", *(sys.argv[1:] if argv is None else argv)])
 

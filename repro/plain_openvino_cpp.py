@@ -17,6 +17,8 @@ Run on its own: ``python plain_openvino_cpp.py [--json]`` runs only the C++ part
 report, JSON keys and exit status as ``plain_openvino.py``.
 """
 
+from __future__ import annotations  # the types name numpy and openvino, which may have failed to import
+
 import hashlib
 import importlib
 import os
@@ -25,6 +27,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 SOURCE = Path(__file__).parent / "attachments" / "openvino_stale_copies.cpp"
 MODELS = ("param_result_and_sin", "param_result_only")  # the program's two models, as plain_openvino.py names them
@@ -41,7 +44,7 @@ class CppUnavailable(RuntimeError):
 ABI_SETTING = re.compile(r'set\(OpenVINO_GLIBCXX_USE_CXX11_ABI "([01])"\)')
 
 
-def wheel_files():
+def wheel_files() -> tuple[Path, Path, Path]:
     """(include folder, libopenvino, the wheel's cmake config) of the installed wheel."""
     root = Path(importlib.import_module("openvino").__file__).parent
     include, libraries = root / "include", sorted((root / "libs").glob("libopenvino.so*"))
@@ -52,30 +55,30 @@ def wheel_files():
     return include, libraries[0], root / "cmake" / "OpenVINOConfig.cmake"
 
 
-def abi_flags(config):
+def abi_flags(config: Path) -> list[str]:
     """The libstdc++ ABI the wheel was built with, as its OpenVINOConfig.cmake declares it (what
     ``find_package(OpenVINO)`` would add): the wheels 2024.3.0 to 2025.4.1 say 0, 2026.0.0 on say 1."""
     found = ABI_SETTING.search(config.read_text()) if config.exists() else None
     return [f"-D_GLIBCXX_USE_CXX11_ABI={found[1]}"] if found else []
 
 
-def compiler():
+def compiler() -> str:
     found = os.environ.get("CXX") or next(filter(None, map(shutil.which, COMPILERS)), None)
     if not found:
         raise CppUnavailable(f"no C++ compiler: set CXX or install one of {', '.join(COMPILERS)}")
     return found
 
 
-def build_command(cxx, include, library, config, binary):
+def build_command(cxx: str, include: Path, library: Path, config: Path, binary: Path) -> list[str]:
     return [cxx, "-std=c++17", "-O1", *abi_flags(config), str(SOURCE), f"-I{include}", str(library),
             f"-Wl,-rpath,{library.parent}", "-o", str(binary)]
 
 
-def cache_folder():
+def cache_folder() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "openvino-stale-copies"
 
 
-def build():
+def build() -> tuple[Path, bool]:
     """(binary, True if it was already built); raises CppUnavailable with the compiler's last lines."""
     include, library, config = wheel_files()
     cxx = compiler()
@@ -99,7 +102,7 @@ def build():
     return binary, False
 
 
-def parse_line(match):
+def parse_line(match: re.Match[str]) -> dict[str, Any]:
     """One output line -> {model, order, symptoms, max_abs_diff, actual} (no compiled model to inspect)."""
     flags = dict(item.split("=") for item in match["symptoms"].split())
     diffs = {name: float(value) for name, value in (item.split("=") for item in match["diffs"].split())}
@@ -110,7 +113,7 @@ def parse_line(match):
             "actual": [float(value) for value in match["actual"].split()]}
 
 
-def run():
+def run() -> tuple[list[dict[str, Any]], str]:
     """(one parsed line per model and order, the program's output verbatim); CppUnavailable if it cannot be
     built."""
     binary, _ = build()
@@ -125,7 +128,7 @@ def run():
     return rows, result.stdout
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     plain = importlib.import_module(f"{__package__}.plain_openvino" if __package__ else "plain_openvino")
     return plain.main(["--api", "cpp", *(sys.argv[1:] if argv is None else argv)])
 

@@ -8,6 +8,7 @@ and constructed once up front, so a bad name is a one-line usage error before an
 """
 
 import importlib
+from collections.abc import Iterable
 
 from repro.harness.lowerings import Lowering
 
@@ -18,7 +19,7 @@ class CandidateError(ValueError):
     """The named partitioner or pass cannot be used; the message is one line for the user."""
 
 
-def import_object(spec, what):
+def import_object(spec: str, what: str) -> object:
     """``module.path:Name`` -> the object, or CandidateError saying what is wrong with the name."""
     module_name, colon, name = spec.partition(":")
     if not colon or not module_name or not name:
@@ -34,7 +35,7 @@ def import_object(spec, what):
         raise CandidateError(f"{what} {spec!r}: {module_name} has no {name}") from error
 
 
-def class_named(spec, option, base, what):
+def class_named(spec: str, option: str, base: type, what: str) -> type:
     """The class ``spec`` names, which must subclass ``base``; ``what`` says what it must be."""
     found = import_object(spec, option)
     if not (isinstance(found, type) and issubclass(found, base)):
@@ -42,21 +43,21 @@ def class_named(spec, option, base, what):
     return found
 
 
-def partitioner_class(spec):
+def partitioner_class(spec: str) -> type:
     from executorch.exir.backend.partitioner import Partitioner
 
     return class_named(spec, "--partitioner", Partitioner,
                        "a subclass of ExecuTorch's executorch.exir.backend.partitioner.Partitioner")
 
 
-def transform_pass(spec):
+def transform_pass(spec: str) -> type:
     from executorch.exir.pass_base import PassBase
 
     return class_named(spec, "--transform-pass", PassBase, "an ExecuTorch/torch.fx pass class (a subclass of "
                        "torch.fx.passes.infra.pass_base.PassBase, e.g. ExportPass)")
 
 
-def candidate_lowering(partitioner_spec, pass_specs=()):
+def candidate_lowering(partitioner_spec: str, pass_specs: Iterable[str] = ()) -> Lowering:
     """The ``Lowering`` for the named classes, checked by constructing them once."""
     from executorch.exir.backend.backend_details import CompileSpec
 

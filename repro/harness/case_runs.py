@@ -7,16 +7,19 @@ exception: ``repro/executorch_path.py`` prints the records, the tests assert on 
 """
 
 import traceback
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import torch
 
 from repro.harness.case_record import CaseRecord, LoadRun, OutputComparison
-from repro.harness.catalogue import group_of
+from repro.harness.catalogue import Case, group_of
 from repro.harness.lowering import lower
+from repro.harness.lowerings import Lowering
 from repro.harness.outcomes import Outcome, overall_outcome
 from repro.harness.program_contents import delegated_and_outside_ops
-from repro.harness.program_runner import RunStatus
+from repro.harness.program_runner import ProgramRun, ProgramRunner, RunStatus
 from repro.harness.replay import capture_delegate_calls, replay
 
 # How the gate loads every program: from bytes (what Python users often do) and by path (deployments).
@@ -25,7 +28,7 @@ GATE_LOADS = ("bytes", "path")
 REFUSALS = ("UnsafeCopyError", "DimOrderError")
 
 
-def max_abs_diff(actual, expected):
+def max_abs_diff(actual: torch.Tensor, expected: torch.Tensor) -> float:
     """The largest difference between two tensors of one shape and dtype (inf when those differ). Integers
     are compared exactly (an int64 beyond 2**53 too); NaN must stand where eager has NaN, and an infinity
     must match eager's."""
@@ -42,12 +45,12 @@ def max_abs_diff(actual, expected):
     return float((actual - expected).abs()[differs].max()) if differs.any() else 0.0
 
 
-def tensor_dim_order(tensor):
+def tensor_dim_order(tensor: torch.Tensor) -> list[int]:
     """A real tensor's dim order as a list (JSON-ready; [] for a 0-d tensor)."""
     return list(tensor.dim_order()) if tensor.dim() else []
 
 
-def declared_dim_orders(edge):
+def declared_dim_orders(edge: Any) -> list[list[int]]:
     """The dim order the lowered program declares for each output. It is eager's, except where
     torch.export itself returns a contiguous copy for a view eager keeps strided (reshape of a
     channels-last tensor): no ExecuTorch program can return eager's dim order there."""
@@ -55,7 +58,8 @@ def declared_dim_orders(edge):
     return [tensor_dim_order(arg.meta["val"]) for arg in output.args[0]]
 
 
-def compare_outputs(case, actual, expected, declared) -> list[OutputComparison]:
+def compare_outputs(case: Case, actual: Sequence[torch.Tensor], expected: Sequence[torch.Tensor],
+                    declared: Sequence[list[int]]) -> list[OutputComparison]:
     """Per output: shape, dtype, values against eager (copies exactly) and dim order against the
     program's declared one (eager's recorded beside it)."""
     rows: list[OutputComparison] = []
@@ -70,12 +74,13 @@ def compare_outputs(case, actual, expected, declared) -> list[OutputComparison]:
     return rows
 
 
-def eager_outputs(case, inputs):
+def eager_outputs(case: Case, inputs: Sequence[torch.Tensor]) -> list[torch.Tensor]:
     expected = case.module()(*[t.clone() for t in inputs])
     return list(expected) if isinstance(expected, tuple | list) else [expected]
 
 
-def load_outcome(case, run, inputs, expected, declared) -> LoadRun:
+def load_outcome(case: Case, run: ProgramRun, inputs: Sequence[torch.Tensor], expected: Sequence[torch.Tensor],
+                 declared: Sequence[list[int]]) -> LoadRun:
     """One load of a program, run once, against eager."""
     if run.status != RunStatus.OK:  # a run's failure is the load's outcome of the same name
         return {"outcome": Outcome(run.status), "detail": run.detail, "outputs": None, "inputs_intact": None}
@@ -85,7 +90,8 @@ def load_outcome(case, run, inputs, expected, declared) -> LoadRun:
             "inputs_intact": all(max_abs_diff(a, b) == 0 for a, b in zip(run.fed, inputs, strict=True))}
 
 
-def run_case(case, lowering, runners, save_dir, *, with_replay=False, config=None) -> CaseRecord:
+def run_case(case: Case, lowering: Lowering, runners: Mapping[str, ProgramRunner], save_dir: str | Path, *,
+             with_replay: bool = False, config: Any = None) -> CaseRecord:
     """Lower (as the ``Lowering`` says), save, run with every runner and compare one case; failures become
     part of the record."""
     record: CaseRecord = {

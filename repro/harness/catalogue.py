@@ -7,7 +7,9 @@ copies, dim order at partition boundaries, constants the CPU plugin reads in pla
 use-after-free), and the delegate's other limits, and ops OpenVINO computes differently from PyTorch (semantics).
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import torch
 
@@ -17,36 +19,37 @@ from repro.harness.seed import SEED
 
 COMPUTE_ATOL = 1e-5  # elementwise ops run in f32 here; the bug shows as differences of ~1
 
+M = TypeVar("M", bound=torch.nn.Module)
 
 
-def uniform(*shape, dtype=torch.float32, channels_last=False):
+def uniform(*shape: int, dtype: torch.dtype = torch.float32, channels_last: bool = False) -> torch.Tensor:
     """Seeded values in [0.5, 1.5): far from the zeros a stale buffer usually holds."""
     values = torch.rand(shape, generator=torch.Generator().manual_seed(SEED)) + 0.5
     values = values.to(dtype)
     return values.to(memory_format=torch.channels_last) if channels_last else values
 
 
-def integers(*shape):
+def integers(*shape: int) -> torch.Tensor:
     return torch.randint(1, 100, shape, generator=torch.Generator().manual_seed(SEED))
 
 
-def exactly(*values, dtype):
+def exactly(*values: object, dtype: torch.dtype) -> torch.Tensor:
     """A fixed input tensor: the values at the bounds where OpenVINO and PyTorch part."""
     return torch.tensor(values, dtype=dtype)
 
 
-def booleans(*shape):
+def booleans(*shape: int) -> torch.Tensor:
     return torch.rand(*shape, generator=torch.Generator().manual_seed(SEED)) > 0.3
 
 
 class Forward(torch.nn.Module):
     """A module whose forward is the case's function, so each case fits on one line."""
 
-    def __init__(self, function):
+    def __init__(self, function: Callable[..., Any]) -> None:
         super().__init__()
         self.function = function
 
-    def forward(self, *inputs):
+    def forward(self, *inputs: torch.Tensor) -> Any:
         return self.function(*inputs)
 
 
@@ -76,15 +79,15 @@ class Stock:
     empty_constant_segment: bool = False
 
 
-def wrong(why, **more):
+def wrong(why: str, **more: bool) -> Stock:
     return Stock(Outcome.WRONG, why, **more)
 
 
-def fails_to_lower(why, **more):
+def fails_to_lower(why: str, **more: bool) -> Stock:
     return Stock(Outcome.LOWERING_FAILED, why, **more)
 
 
-def fails_at_run_time(why, **more):
+def fails_at_run_time(why: str, **more: bool) -> Stock:
     return Stock(Outcome.RUNTIME_FAILED, why, **more)
 
 
@@ -92,18 +95,18 @@ def fails_at_run_time(why, **more):
 class Case:
     name: str
     what: str
-    function: object
-    inputs: object  # () -> tuple of tensors
-    exact_outputs: tuple = ()  # indices of outputs that are pure copies: compared with tolerance 0
+    function: Callable[..., Any]
+    inputs: Callable[[], tuple[torch.Tensor, ...]]  # fresh tensors each call
+    exact_outputs: tuple[int, ...] = ()  # indices of outputs that are pure copies: compared with tolerance 0
     atol: float = COMPUTE_ATOL  # for the other outputs
     skip_dim_order: bool = False  # EdgeCompileConfig(_skip_dim_order=True): clone stays aten.clone
-    dynamic_shapes: object = None  # () -> torch.export's dynamic_shapes for forward(*inputs)
+    dynamic_shapes: Callable[[], Any] | None = None  # () -> torch.export's dynamic_shapes for forward(*inputs)
     stock: Stock = Stock()
     # What differs is PyTorch's treatment of NaN, +-inf or -0.0: the workaround's default keeps OpenVINO's
     # (wrong here, a strict expectation), CopySafeOpenvinoPartitioner(special_values="torch") gives eager's.
     special_values: bool = False
 
-    def module(self):
+    def module(self) -> torch.nn.Module:
         return Forward(self.function).eval()
 
 
@@ -120,7 +123,7 @@ def _sin_and_its_copy(x):
     return s, s.clone()
 
 
-def seeded(module_class, *args):
+def seeded(module_class: Callable[..., M], *args: int) -> M:
     """A layer with weights drawn from SEED, in eval mode."""
     with torch.random.fork_rng():
         torch.manual_seed(SEED)
@@ -134,7 +137,7 @@ CONV_F16 = seeded(torch.nn.Conv2d, 3, 3, 1).half()
 CONV_3X3 = seeded(torch.nn.Conv2d, 3, 4, 3)
 
 
-def image(dtype=torch.float32, channels_last=True):
+def image(dtype: torch.dtype = torch.float32, channels_last: bool = True) -> torch.Tensor:
     return uniform(1, 3, 4, 4, dtype=dtype, channels_last=channels_last)
 
 
@@ -240,11 +243,11 @@ CATALOGUE += DIM_ORDER_CASES
 class ScaledByBuffer(torch.nn.Module):
     """x * a registered buffer: an eltwise operand the CPU plugin reads in place from the blob."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.register_buffer("scale", uniform(2, 3) * 3)
 
-    def forward(self, x):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
         return x * self.scale
 
 
@@ -269,12 +272,12 @@ CATALOGUE += CONSTANT_CASES
 class EmptyCacheStep(torch.nn.Module):
     """One attention step of a KV-cache decoder whose cache starts empty, as transformers' caches do."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.register_buffer("keys", torch.zeros(1, 2, 0, 4), persistent=False)
         self.project = seeded(torch.nn.Linear, 4, 4)
 
-    def forward(self, x):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
         keys = torch.cat([self.keys, self.project(x)], dim=2)
         return torch.softmax(self.project(x) @ keys.transpose(-1, -2), -1) @ keys
 
@@ -300,7 +303,7 @@ def _cond_of_two_outputs(x):
     return torch.cond(x.sum() > 0, lambda x: (x.sin(), x.cos()), lambda x: (x.cos(), x.sin()), (x,))
 
 
-def clone_sin_chain(steps):
+def clone_sin_chain(steps: int) -> Callable[..., tuple[torch.Tensor, ...]]:
     """y = x; repeat: c = y.clone(); y = sin(c); return every c and the last y. Only the first copy is
     of a partition input; every other one copies a value computed in the partition."""
     def function(x):
@@ -483,6 +486,6 @@ GROUPS = {"copies": [case for case in CATALOGUE if case.name not in _LATER_GROUP
           "semantics": SEMANTICS_CASES}
 
 
-def group_of(name):
+def group_of(name: str | None) -> str | None:
     """The group of catalogue case ``name`` (a key of GROUPS), or None for a case made elsewhere."""
     return next((group for group, cases in GROUPS.items() if name in {case.name for case in cases}), None)

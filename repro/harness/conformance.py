@@ -15,14 +15,19 @@ Run it with OpenVINO computing in f32 (``OV_CPU_MAX_ISA`` capped in the runtime'
 magnitude, integers exactly, NaN where eager has NaN.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import torch
 
+from repro.harness.case_record import CaseRecord
 from repro.harness.catalogue import Case
 from repro.harness.conformance_record import NOT_DELEGATED, SPECIAL_FLOATS
+from repro.harness.lowerings import Lowering
 from repro.harness.outcomes import AT_EXPORT, Outcome
+from repro.harness.program_runner import ProgramRunner
 from repro.harness.seed import SEED
 
 # Support-list names whose OpInfo is called otherwise (the functional op an aten op is exported from).
@@ -81,7 +86,7 @@ def opinfos() -> dict[str, list]:
     return found
 
 
-def as_model(sample, op):
+def as_model(sample: Any, op: Callable[..., Any]) -> tuple[Callable[..., Any], tuple[torch.Tensor, ...]]:
     """(function of the call's tensors, the tensors): every tensor of the sample call becomes an input."""
     leaves, spec = torch.utils._pytree.tree_flatten((sample.input, sample.args, sample.kwargs))
     positions = [index for index, leaf in enumerate(leaves) if isinstance(leaf, torch.Tensor)]
@@ -96,7 +101,7 @@ def as_model(sample, op):
     return function, tuple(leaves[position].detach().clone() for position in positions)
 
 
-def with_values(tensors, values):
+def with_values(tensors: Iterable[torch.Tensor], values: Sequence[float]) -> tuple[torch.Tensor, ...]:
     """The tensors refilled, cycling through ``values`` (each kept to what its dtype holds)."""
     refilled = []
     for tensor in tensors:
@@ -112,7 +117,7 @@ def with_values(tensors, values):
     return tuple(refilled)
 
 
-def runs_in_the_delegate(sample):
+def runs_in_the_delegate(sample: Any) -> bool:
     """Whether every tensor of a sample call is at least 1-d and not empty: 0-d and 0-size tensors are a known
     limit of the delegate (the catalogue's guard cases), and would hide what OpenVINO computes."""
     tensors = [leaf for leaf in torch.utils._pytree.tree_leaves((sample.input, sample.args, sample.kwargs))
@@ -145,7 +150,7 @@ def _case(name, function, tensors):
                 exact_outputs=integer_outputs, atol=FLOAT_ATOL * magnitude)
 
 
-def variants(info) -> Iterator[tuple[str, object, tuple]]:
+def variants(info: Any) -> Iterator[tuple[str, Callable[..., Any], tuple[torch.Tensor, ...]]]:
     """(variant name, function, tensors) for one OpInfo: float32 samples, integer dtypes, edge values."""
     dtypes = info.supported_dtypes("cpu")
     floats = _samples(info, torch.float32, FLOAT_SAMPLES) if torch.float32 in dtypes else []
@@ -179,7 +184,7 @@ def sweep_cases(only: set[str] | None = None) -> list[SweepCase]:
     return cases
 
 
-def outcome(record) -> str:
+def outcome(record: CaseRecord) -> str:
     """The sweep's outcome of one run_case record (bytes load)."""
     if record["outcome"] in AT_EXPORT:
         return Outcome.LOWERING_FAILED
@@ -188,7 +193,10 @@ def outcome(record) -> str:
     return record["runs"]["bytes"]["outcome"]
 
 
-def run_sweep(cases, runner, save_dir, lowerings, progress=None) -> dict[str, dict[str, str]]:
+def run_sweep(cases: Sequence[SweepCase], runner: ProgramRunner, save_dir: str | Path,
+              lowerings: Sequence[Lowering],
+              progress: Callable[[int, SweepCase, dict[str, str]], None] | None = None,
+              ) -> dict[str, dict[str, str]]:
     """{case id: {lowering name: outcome}} for every case, each lowering (``Lowering`` values), from bytes."""
     from repro.harness.case_runs import run_case
 

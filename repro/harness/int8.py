@@ -16,6 +16,7 @@ model on this CPU (JSON, with the ISA flags OpenVINO sees).
 
 import json
 import sys
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import torch
@@ -31,24 +32,24 @@ REFERENCE_ATOL = 1e-2
 class CopyAndConvolve(torch.nn.Module):
     """Returns a copy of its input beside two convolutions of it."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.first, self.second = torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.Conv2d(8, 4, 3, padding=1)
 
-    def forward(self, x):
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return x.clone(), self.second(torch.relu(self.first(x)))
 
 
 class Convolve(torch.nn.Module):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.first, self.second = torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.Conv2d(8, 4, 1)
 
-    def forward(self, x):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.second(torch.relu(self.first(x)))
 
 
-def mlp():
+def mlp() -> torch.nn.Sequential:
     return torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 8))
 
 
@@ -61,13 +62,13 @@ MODELS = {
 }
 
 
-def example(name, generator):
+def example(name: str, generator: torch.Generator) -> torch.Tensor:
     _, _, shape, channels_last = MODELS[name]
     x = torch.rand(*shape, generator=generator)
     return x.contiguous(memory_format=torch.channels_last) if channels_last else x
 
 
-def quantized(name):
+def quantized(name: str) -> tuple[torch.nn.Module, tuple[torch.Tensor, ...]]:
     """(the quantized GraphModule, its inputs): seeded weights, 8 seeded calibration inputs."""
     from executorch.backends.openvino.quantizer.quantizer import OpenVINOQuantizer
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
@@ -83,7 +84,8 @@ def quantized(name):
     return convert_pt2e(prepared, fold_quantize=False), inputs
 
 
-def openvino_reference(module, inputs, config=None):
+def openvino_reference(module: torch.nn.Module, inputs: Sequence[torch.Tensor],
+                       config: Mapping[str, str] | None = None) -> list[np.ndarray]:
     """Plain OpenVINO's outputs (numpy) for ``module`` on ``inputs`` (made contiguous), on CPU."""
     import openvino
 
@@ -93,7 +95,7 @@ def openvino_reference(module, inputs, config=None):
     return [np.asarray(value) for value in compiled([tensor.numpy() for tensor in contiguous]).values()]
 
 
-def fake_quant_gap(name):
+def fake_quant_gap(name: str) -> list[dict[str, float]]:
     """How far plain OpenVINO's INT8 result is from the fake-quant eager model, per output."""
     module, inputs = quantized(name)
     outputs = module(*inputs)
@@ -103,7 +105,7 @@ def fake_quant_gap(name):
             for ov, ref in zip(reference, eager, strict=True)]
 
 
-def main():
+def main() -> int:
     import openvino
 
     core = openvino.Core()

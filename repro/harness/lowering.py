@@ -2,17 +2,24 @@
 
 import contextlib
 import sys
+from typing import TYPE_CHECKING
 
 import torch
 
+from repro.harness.catalogue import Case
+from repro.harness.lowerings import Lowering
 
-def compile_config(case):
+if TYPE_CHECKING:  # ExecuTorch is imported where it is used, as before (its import takes seconds)
+    from executorch.exir import EdgeCompileConfig, EdgeProgramManager
+
+
+def compile_config(case: Case) -> "EdgeCompileConfig":
     from executorch.exir import EdgeCompileConfig
 
     return EdgeCompileConfig(_skip_dim_order=case.skip_dim_order)
 
 
-def lower(case, lowering, config=None):
+def lower(case: Case, lowering: Lowering, config: "EdgeCompileConfig | None" = None) -> "EdgeProgramManager":
     """torch.export -> edge dialect (``config`` or the case's), lowered as ``lowering`` (a
     ``repro.harness.lowerings.Lowering``) says."""
     from executorch.exir import to_edge_transform_and_lower

@@ -7,22 +7,26 @@ more ``Lowering`` (``repro.harness.candidates``), never an entry added to this t
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+# (an ExecuTorch Partitioner or None, transform passes), made fresh for each lowering; ExecuTorch is untyped.
+Made = tuple[Any, list[Any]]
 
 
 @dataclass(frozen=True)
 class Lowering:
     name: str
-    make: Callable[[], tuple]  # () -> (partitioner or None, [transform passes])
+    make: Callable[[], Made]
 
 
-def stock_partitioner():
+def stock_partitioner() -> Made:
     from executorch.backends.openvino.partitioner import OpenvinoPartitioner
     from executorch.exir.backend.backend_details import CompileSpec
 
     return OpenvinoPartitioner([CompileSpec("device", b"CPU")]), []
 
 
-def workaround_partitioner():
+def workaround_partitioner() -> Made:
     """The copy-safe partitioner: the whole fix, one line in an export script."""
     from executorch.exir.backend.backend_details import CompileSpec
 
@@ -31,7 +35,7 @@ def workaround_partitioner():
     return CopySafeOpenvinoPartitioner([CompileSpec("device", b"CPU")]), []
 
 
-def workaround_with_torch_special_values():
+def workaround_with_torch_special_values() -> Made:
     """The workaround asked for PyTorch's NaN, +-inf and -0.0 semantics (special_values="torch")."""
     from executorch.exir.backend.backend_details import CompileSpec
 
@@ -40,7 +44,7 @@ def workaround_with_torch_special_values():
     return CopySafeOpenvinoPartitioner([CompileSpec("device", b"CPU")], special_values="torch"), []
 
 
-def no_partitioner():
+def no_partitioner() -> Made:
     """ExecuTorch's own kernels only: what ExecuTorch can run without OpenVINO."""
     return None, []
 
@@ -52,6 +56,6 @@ NONE = Lowering("none", no_partitioner)
 LOWERINGS = {lowering.name: lowering for lowering in (STOCK, WORKAROUND, WORKAROUND_TORCH_SPECIAL_VALUES, NONE)}
 
 
-def as_lowering(lowering):
+def as_lowering(lowering: "Lowering | str") -> Lowering:
     """A ``Lowering`` as given, or the one of LOWERINGS a name names."""
     return LOWERINGS[lowering] if isinstance(lowering, str) else lowering

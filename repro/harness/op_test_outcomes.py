@@ -12,11 +12,13 @@ import os
 import re
 from pathlib import Path
 
+import pytest
+
 _outcomes = {}
 _workaround = {"rule_ran": 0, "nodes_handed_back": 0}
 
 
-def pytest_configure(config):
+def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("PEER_WITH_WORKAROUND") == "1":
         import workaround
         from workaround import exclusion
@@ -38,7 +40,7 @@ def pytest_configure(config):
         exclusion.nodes_to_hand_back = counted_find
 
 
-def pytest_runtest_logreport(report):
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     context = getattr(report, "context", None)  # a subtest's report carries its parameters
     # The file's name only, whatever the node id's folder (or none, for a single file run outside the
     # rootdir): the same tests run from the wheel or a copy.
@@ -49,6 +51,6 @@ def pytest_runtest_logreport(report):
         _outcomes[key] = report.outcome if report.when == "call" else f"{report.when} {report.outcome}"
 
 
-def pytest_sessionfinish(session):
+def pytest_sessionfinish(session: pytest.Session) -> None:
     with open(os.environ["PEER_OUTCOMES"], "w") as file:
         json.dump({"outcomes": _outcomes, "workaround": _workaround}, file, indent=1, sort_keys=True)

@@ -16,8 +16,10 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from repro.harness import executorch_patches as patches
 from repro.harness import precision
@@ -32,7 +34,7 @@ RUNTIME_OP_TESTS = {patches.BLOB_LIFETIME: "test_load_by_path.py", patches.OUTPU
 CRASHED = "crashed"  # the child pytest died (a signal) before writing outcomes
 
 
-def op_tests_dir(root=None):
+def op_tests_dir(root: str | Path | None = None) -> Path:
     """The op tests' folder: in the installed wheel, or in an overlay ``root``."""
     if root is not None:
         return Path(root) / "executorch" / "backends" / "openvino" / "tests" / "ops"
@@ -42,8 +44,9 @@ def op_tests_dir(root=None):
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def run_op_tests(folder, paths, *, with_workaround=False, overlay=None, library_path=None, environment=None,
-                 timeout=1800):
+def run_op_tests(folder: str | Path, paths: Iterable[str | Path], *, with_workaround: bool = False,
+                 overlay: str | Path | None = None, library_path: str | Path | None = None,
+                 environment: Mapping[str, str] | None = None, timeout: float = 1800) -> dict[str, Any]:
     """{"outcomes": {test: outcome}, "workaround": counters} of a child pytest over ``paths``, run from the
     empty ``folder`` (so that only the op tests' own configuration applies), in ``environment`` (default:
     this process's) with the folders ``overlay`` and ``library_path`` first on PYTHONPATH and LD_LIBRARY_PATH.
@@ -65,12 +68,12 @@ def run_op_tests(folder, paths, *, with_workaround=False, overlay=None, library_
     return json.loads(outcomes.read_text())
 
 
-def python_series_overlay(folder, tests_only=False):
+def python_series_overlay(folder: str | Path, tests_only: bool = False) -> Path:
     """An overlay with every Python series applied (only their op-test hunks with ``tests_only``)."""
     return patches.overlay(folder, patches.python_series(), include=patches.OP_TESTS if tests_only else None)
 
 
-def added_tests(outcomes, file_name):
+def added_tests(outcomes: Mapping[str, str], file_name: str) -> tuple[dict[str, str], dict[str, str]]:
     """{test name: outcome} of the op tests in ``file_name``, a test failing when any of its subtests fails
     (pytest reports the test itself as passed then), and {test name [subtest parameters]: outcome}."""
     added = {key.split("::")[-1]: outcome for key, outcome in outcomes.items() if key.startswith(f"{file_name}::")}
@@ -82,7 +85,7 @@ def added_tests(outcomes, file_name):
     return tests, subtests
 
 
-def with_and_without(folder, every_op_test=False):
+def with_and_without(folder: str | Path, every_op_test: bool = False) -> dict[str, Any]:
     """Every Python series applied ("with": the op tests they add, or with ``every_op_test`` all of them), and
     only their op-test hunks against the stock backend ("without": the tests they add); the two runs go
     concurrently. Returns {"with": outcomes, "without": outcomes, "series": {name: {"with": {test: outcome},
@@ -107,7 +110,7 @@ def with_and_without(folder, every_op_test=False):
     return {**outcomes, "series": series}
 
 
-def runtime_with_and_without(source, folder):
+def runtime_with_and_without(source: Path, folder: Path) -> dict[str, dict[str, dict[str, str]]]:
     """The op tests the C++ series add, each file in a child of its own: "with", every C++ series applied (the
     runtime rebuilt from the ExecuTorch checkout ``source``, the Python files in a copy of the installed
     backend); "without", only their test hunks, against the runtime rebuilt stock; both at the CPU's default
@@ -135,7 +138,7 @@ def runtime_with_and_without(source, folder):
     return {name: {way: outcomes[way, name] for way in ("with", "without")} for name in RUNTIME_OP_TESTS}
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m repro.harness.op_tests", description=__doc__.split("\n\n")[0])
     parser.add_argument("--every-op-test", action="store_true",
                         help="with the patches, run every op test, not only those the patches add")

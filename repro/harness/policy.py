@@ -20,7 +20,7 @@ IMAGE_SHAPE, IMAGE_FEATURES = (1, 3, 32, 32), 16
 
 
 class Policy(torch.nn.Module):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         generator = torch.Generator().manual_seed(SEED)
         self.register_buffer("state_mean", torch.rand(STATE_DIM, generator=generator))
@@ -39,12 +39,12 @@ class Policy(torch.nn.Module):
                 torch.nn.Linear(HIDDEN, HIDDEN), torch.nn.ReLU())
             self.head = torch.nn.Linear(HIDDEN, ACTION_DIM)
 
-    def actions(self, state, image):
+    def actions(self, state: torch.Tensor, image: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         normalised = (state - self.state_mean) / self.state_std
         features = torch.cat([normalised, self.vision(image).mean(dim=(2, 3))], dim=1)
         return self.head(self.trunk(features)) * self.action_std + self.action_mean, normalised
 
-    def forward(self, state, image):
+    def forward(self, state: torch.Tensor, image: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:  # type: ignore[override]
         observation = state.clone()
         actions, normalised = self.actions(observation, image)
         return actions, observation, normalised[:, :NORMALISED_SLICE].clone()
@@ -54,11 +54,11 @@ class PolicyActionsOnly(Policy):
     """The same weights and computation with nothing returned through a copy: the reference a
     correct lowering of ``Policy`` must match, since OpenVINO runs both the same way."""
 
-    def forward(self, state, image):
+    def forward(self, state: torch.Tensor, image: torch.Tensor) -> torch.Tensor:  # type: ignore[override]
         return self.actions(state, image)[0]
 
 
-def observation(channels_last=True):
+def observation(channels_last: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
     """(state, camera frame): the frame channels-last, as camera pipelines often deliver it."""
     generator = torch.Generator().manual_seed(SEED + 1)
     state = torch.rand(1, STATE_DIM, generator=generator) * 4 - 2

@@ -33,9 +33,11 @@ import subprocess
 import sys
 import tempfile
 import traceback
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import IO, Any
 
 LOADS = ("bytes", "path", "module")
 PROJECT = Path(__file__).resolve().parents[2]
@@ -58,14 +60,14 @@ class RunStatus(StrEnum):
 class ProgramRun:
     status: RunStatus
     detail: str = ""  # the error, or the signal and the tail of the child's log
-    outputs: list | None = None  # the program's outputs (torch tensors) when status is OK
-    fed: list | None = None  # the input tensors as the runtime left them
+    outputs: list[Any] | None = None  # the program's outputs (torch tensors) when status is OK
+    fed: list[Any] | None = None  # the input tensors as the runtime left them
 
 
 class ProgramRunner:
     """``with ProgramRunner("path") as runner: runner.run(pte_path, inputs)`` -> ProgramRun."""
 
-    def __init__(self, load, timeout=300, environment=None):
+    def __init__(self, load: str, timeout: float = 300, environment: Mapping[str, str] | None = None) -> None:
         """``environment``: variables set for the child on top of this process's (``OV_CPU_MAX_ISA`` to make
         OpenVINO compute in f32, say: the precision is decided by the process that imports the blob)."""
         if load not in LOADS:
@@ -75,13 +77,13 @@ class ProgramRunner:
         self.log = self.workdir / "child.log"
         self.child = None
 
-    def __enter__(self):
+    def __enter__(self) -> "ProgramRunner":
         return self
 
-    def __exit__(self, *_):
+    def __exit__(self, *_: object) -> None:
         self.close()
 
-    def close(self):
+    def close(self) -> None:
         if self.child and self.child.poll() is None:
             self.child.stdin.close()
             try:
@@ -100,7 +102,7 @@ class ProgramRunner:
                 env={**os.environ, **self.environment,
                      "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))})
 
-    def run(self, pte_path, inputs):
+    def run(self, pte_path: str | Path, inputs: Sequence[Any]) -> ProgramRun:
         import torch
 
         if self.child is None or self.child.poll() is not None:
@@ -148,7 +150,7 @@ class ProgramRunner:
         return " / ".join(lines[-3:])
 
 
-def how_it_ended(code):
+def how_it_ended(code: int) -> str:
     """A dead process's exit code (negative: the signal that killed it) as the detail says it: "SIGSEGV",
     "exit 1"."""
     return signal.Signals(-code).name if code < 0 else f"exit {code}"
@@ -169,7 +171,7 @@ def _load_and_run(load, pte, inputs):
     return list(program.load_method("forward").execute(inputs))
 
 
-def child_main(load):
+def child_main(load: str) -> None:
     """Import the runtime, then fork workers one after another: each serves programs until stdin ends (it
     exits 0, and so does the child) or it dies (the child answers the program it was running with how)."""
     import torch  # noqa: F401  (imported before the fork, for every worker)
@@ -193,7 +195,7 @@ def child_main(load):
         replies.flush()
 
 
-def serve(load, replies):
+def serve(load: str, replies: IO[str]) -> None:
     """A worker: one reply line per request line, until stdin ends. Requests come one at a time (the parent
     waits for each reply), so a worker that dies leaves nothing unread in stdin's buffer for the next."""
     import torch

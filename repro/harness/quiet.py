@@ -11,13 +11,14 @@ import os
 import sys
 import tempfile
 import warnings
+from collections.abc import Iterator
 
 # Raised by torch.export on every export; not ours.
 EXPORT_WARNING = r"`isinstance\(treespec, LeafSpec\)` is deprecated"
 
 
 @contextlib.contextmanager
-def chatter_hidden(show):
+def chatter_hidden(show: bool) -> Iterator[None]:
     """Within the block, stdout and stderr (file descriptors 1 and 2) go to a scratch file, unless ``show``."""
     if show:
         yield
@@ -44,6 +45,6 @@ def chatter_hidden(show):
 EXPORT_STACK = ("executorch.exir", "executorch.backends.openvino.partitioner", "executorch.runtime")
 
 
-def load_the_export_stack():
+def load_the_export_stack() -> None:
     for module in EXPORT_STACK:
         importlib.import_module(module)

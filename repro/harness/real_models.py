@@ -36,11 +36,11 @@ def _pixels(*shape):
 class Tensors(torch.nn.Module):
     """A model whose forward returns the named fields of its output as a tuple of tensors."""
 
-    def __init__(self, model, *fields):
+    def __init__(self, model: torch.nn.Module, *fields: str) -> None:
         super().__init__()
         self.model, self.fields = model, fields
 
-    def forward(self, *inputs):
+    def forward(self, *inputs: torch.Tensor) -> tuple[torch.Tensor, ...]:
         output = self.model(*inputs)
         return tuple(getattr(output, field) for field in self.fields)
 
@@ -48,11 +48,11 @@ class Tensors(torch.nn.Module):
 class Gpt2Prefill(torch.nn.Module):
     """GPT-2 on a prompt with use_cache: the logits and every layer's keys and values (the cache starts empty)."""
 
-    def __init__(self, model):
+    def __init__(self, model: torch.nn.Module) -> None:
         super().__init__()
         self.model = model
 
-    def forward(self, input_ids):
+    def forward(self, input_ids: torch.Tensor) -> tuple[torch.Tensor, ...]:
         output = self.model(input_ids, use_cache=True)
         cache = output.past_key_values
         return (output.logits, *(tensor for layer in cache.layers for tensor in (layer.keys, layer.values)))
@@ -61,11 +61,11 @@ class Gpt2Prefill(torch.nn.Module):
 class Gpt2DecodeStep(torch.nn.Module):
     """GPT-2 on one new token, given the cache of the prompt as tensors: the logits and the grown cache."""
 
-    def __init__(self, model):
+    def __init__(self, model: torch.nn.Module) -> None:
         super().__init__()
         self.model = model
 
-    def forward(self, input_ids, *keys_and_values):
+    def forward(self, input_ids: torch.Tensor, *keys_and_values: torch.Tensor) -> tuple[torch.Tensor, ...]:
         from transformers import DynamicCache
 
         cache = DynamicCache(config=self.model.config)
@@ -88,7 +88,7 @@ def _gpt2_prompt_cache():
         return Gpt2Prefill(_seeded(_gpt2))(_tokens(1, 6))[1:]
 
 
-def bert():
+def bert() -> "Tensors":
     from transformers import BertConfig, BertModel
 
     config = BertConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64,
@@ -96,7 +96,7 @@ def bert():
     return Tensors(BertModel(config, add_pooling_layer=False), "last_hidden_state")
 
 
-def vit():
+def vit() -> "Tensors":
     from transformers import ViTConfig, ViTModel
 
     config = ViTConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64,
@@ -104,21 +104,21 @@ def vit():
     return Tensors(ViTModel(config, add_pooling_layer=False), "last_hidden_state")
 
 
-def t5_encoder():
+def t5_encoder() -> "Tensors":
     from transformers import T5Config, T5EncoderModel
 
     config = T5Config(d_model=32, d_ff=64, d_kv=16, num_layers=2, num_heads=2, vocab_size=96)
     return Tensors(T5EncoderModel(config), "last_hidden_state")
 
 
-def convnext():
+def convnext() -> "Tensors":
     from transformers import ConvNextConfig, ConvNextModel
 
     return Tensors(ConvNextModel(ConvNextConfig(num_stages=2, hidden_sizes=[16, 32], depths=[1, 1])),
                    "pooler_output")
 
 
-def mobilenet_v2():
+def mobilenet_v2() -> "Tensors":
     from transformers import MobileNetV2Config, MobileNetV2Model
 
     return Tensors(MobileNetV2Model(MobileNetV2Config(image_size=64, depth_multiplier=0.35)), "pooler_output")
@@ -127,14 +127,14 @@ def mobilenet_v2():
 class ChannelsLastFeatures(torch.nn.Module):
     """A ResNet in channels-last returning its stages' feature maps (as a detection backbone does)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         from transformers import ResNetConfig, ResNetModel
 
         super().__init__()
         config = ResNetConfig(embedding_size=16, hidden_sizes=[16, 32, 64], depths=[1, 1, 1], layer_type="basic")
         self.model = ResNetModel(config).to(memory_format=torch.channels_last)
 
-    def forward(self, pixels):
+    def forward(self, pixels: torch.Tensor) -> tuple[torch.Tensor, ...]:
         return tuple(self.model(pixels, output_hidden_states=True).hidden_states[1:])
 
 
@@ -162,7 +162,7 @@ MODELS = {
 }
 
 
-def case(name):
+def case(name: str) -> Case:
     """The catalogue ``Case`` of one model: seeded random weights, eval mode."""
     what, build, inputs = MODELS[name]
     return Case(name, what, _seeded(build), inputs, atol=DEEP_ATOL)

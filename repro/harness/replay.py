@@ -7,13 +7,21 @@ reverse order. When the inputs-first replay gives exactly the runtime's values, 
 ExecuTorch symptom is the OpenVINO symptom.
 """
 
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
 import torch
 
 from repro.harness.case_record import Replay
+from repro.harness.catalogue import Case
 from repro.harness.program_contents import is_delegate_call, op_name
 
+# (a delegate's blob, its inputs, its eager outputs, {its output index: the program output it is}).
+DelegateCall = tuple[bytes, list[torch.Tensor], list[torch.Tensor], dict[int, int]]
 
-def as_runtime_sees(tensor):
+
+def as_runtime_sees(tensor: torch.Tensor) -> np.ndarray:
     """The tensor's bytes in memory order, read with its sizes only (what the delegate gets)."""
     dim_order = sorted(range(tensor.dim()), key=lambda d: -tensor.stride(d)) if tensor.dim() else []
     return tensor.permute(*dim_order).contiguous().reshape(tensor.shape).numpy()
@@ -22,18 +30,20 @@ def as_runtime_sees(tensor):
 class DelegateInputCapture(torch.fx.Interpreter):
     """Runs the lowered graph in Python and records what each delegate receives and returns."""
 
-    def __init__(self, graph_module):
+    def __init__(self, graph_module: torch.fx.GraphModule) -> None:
         super().__init__(graph_module)
-        self.calls = []
+        # (the lowered module, its inputs, its outputs) of each delegate call, in order
+        self.calls: list[tuple[Any, list[torch.Tensor], list[torch.Tensor]]] = []
 
-    def call_function(self, target, args, kwargs):
+    def call_function(self, target: Any, args: Any, kwargs: Any) -> Any:
         result = super().call_function(target, args, kwargs)
         if target is torch.ops.higher_order.executorch_call_delegate:
             self.calls.append((args[0], [a.clone() for a in args[1:]], [r.clone() for r in result]))
         return result
 
 
-def replay_blob(blob, inputs, expected_outputs, inputs_first):
+def replay_blob(blob: bytes, inputs: Sequence[torch.Tensor], expected_outputs: Sequence[torch.Tensor],
+                inputs_first: bool) -> list[np.ndarray]:
     """Import the delegate's blob in OpenVINO Python and infer with zeroed output buffers."""
     import numpy as np
     import openvino as ov
@@ -50,7 +60,7 @@ def replay_blob(blob, inputs, expected_outputs, inputs_first):
     return outs
 
 
-def capture_delegate_calls(edge, case):
+def capture_delegate_calls(edge: Any, case: Case) -> list[DelegateCall]:
     """Before ``to_executorch`` (which rewrites the edge graph in place): each delegate's blob,
     inputs and eager outputs, and which program outputs are which delegate's outputs."""
     graph_module = edge.exported_program().module()
@@ -66,7 +76,7 @@ def capture_delegate_calls(edge, case):
     return calls
 
 
-def replay(calls, case, runtime_outputs) -> Replay:
+def replay(calls: Sequence[DelegateCall], case: Case, runtime_outputs: Sequence[torch.Tensor]) -> Replay:
     """Replay every delegate; compare with the runtime where a program output is a delegate output."""
     import numpy as np
 

@@ -15,7 +15,7 @@ class Untestable(RuntimeError):
     """ExecuTorch, its OpenVINO backend or OpenVINO's C library cannot be used here."""
 
 
-def locate_openvino_c():
+def locate_openvino_c() -> str:
     """Point the runtime's dlopen at the wheel's libopenvino_c unless the caller already did."""
     if os.environ.get("OPENVINO_LIB_PATH"):
         return os.environ["OPENVINO_LIB_PATH"]
@@ -29,7 +29,7 @@ def locate_openvino_c():
     return str(found)
 
 
-def check_runtime():
+def check_runtime() -> None:
     """The runtime must have the OpenVINO delegate and a libopenvino_c to load."""
     locate_openvino_c()
     try:
