@@ -35,12 +35,11 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from repro.harness.case_record import CaseRecord
-
 if not __package__:
     import _as_script  # noqa: F401  (run by path: make the project's packages importable)
 
 from repro.harness import candidates, cli, quiet
+from repro.harness.case_record import CaseRecord
 from repro.harness.case_runs import GATE_LOADS, run_case
 from repro.harness.catalogue import CASES, CATALOGUE
 from repro.harness.cli import ExitStatus

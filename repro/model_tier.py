@@ -15,12 +15,11 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from repro.harness.case_record import CaseRecord
-
 if not __package__:
     import _as_script  # noqa: F401  (run by path: make the project's packages importable)
 
 from repro.harness import cli, real_models
+from repro.harness.case_record import CaseRecord
 from repro.harness.cli import ExitStatus
 from repro.harness.outcomes import AT_EXPORT, Outcome
 
