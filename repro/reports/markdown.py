@@ -24,7 +24,7 @@ def attachment(name: str) -> Path:
     return ATTACHMENTS / name
 
 
-def issue(title: str, sections: Iterable[tuple[str, ...]]) -> str:
+def issue(title: str, sections: Iterable[Sequence[str]]) -> str:
     """``# title`` and ``## heading`` sections, in order; empty sections are left out. A section given as
     (heading, text, summary) is collapsed under ``summary``: evidence a maintainer opens to check a claim,
     not what they read to triage (the main text stays short: ``main_text``)."""
@@ -43,8 +43,7 @@ def render(name: str, **fields: object) -> str:
     template = template_of(name, fields)
     title, *sections = re.split(r"^## ", template.template, flags=re.MULTILINE)
     filled = [string.Template(section).substitute(fields).split("\n", 1) for section in sections]
-    return issue(string.Template(title).substitute(fields).removeprefix("# ").strip(),
-                 [(heading, text) for heading, text in filled])
+    return issue(string.Template(title).substitute(fields).removeprefix("# ").strip(), filled)
 
 
 def fill(name: str, **fields: object) -> str:

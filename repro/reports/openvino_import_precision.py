@@ -40,7 +40,8 @@ def openvino_import_precision(matrix: Matrix) -> str:
     fields = template_fields(newest, device_note="the CPU's default precision (no hint set)",
                              framework="OpenVINO's Python API; C API callers (ExecuTorch's OpenVINO backend)",
                              model="synthetic, one 256x256 f32 MatMul built in the reproducer")
-    shows = boundaries.program_verdict(newest["import_precision"])
+    run = recorded(newest, "import_precision")
+    shows = boundaries.program_verdict(run)
     return md.render(
         "openvino_import_precision",
         by_design=BY_DESIGN,
@@ -51,6 +52,5 @@ def openvino_import_precision(matrix: Matrix) -> str:
         install=md.code_block(commands.install_line(newest["release"]), "sh"),
         reproducer=REPRODUCER.name,
         reproducer_source=md.details(REPRODUCER.name, md.code_block(REPRODUCER.read_text())),
-        output=md.code_block(recorded(newest, "import_precision").get("stdout")
-                             or recorded(newest, "import_precision")["output"], "text"),
+        output=md.code_block(run.get("stdout") or run["output"], "text"),
         checklist=md.collapsed("Checked", CHECKLIST))
