@@ -8,11 +8,11 @@ from repro.harness.precision import F32_ISA_CAP
 from tests.outcomes import UPSTREAM_CHANGED, assert_equals_eager
 
 # The gate judges at f32 on every CPU (repro/harness/precision.py): set before any test imports OpenVINO,
-# and inherited by every child process; the bf16 leg (tests/test_default_precision.py) takes it away.
+# and inherited by every child process; the bf16 leg (tests/gate/test_default_precision.py) takes it away.
 for _variable, _value in F32_ISA_CAP.items():
     os.environ.setdefault(_variable, _value)
 
-pytest_plugins = ["tests.candidate_gate", "tests.executorch_source", "pytester"]
+pytest_plugins = ["tests.candidate_gate", "tests.executorch_source", "tests.op_test_runs", "pytester"]
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -27,8 +27,9 @@ def pytest_runtest_makereport(item, call):
 # Tests that take a minute or more each (measured: the peer suite's op-test runs, the real matrix, the
 # property-based gates). xdist hands tests out in collection order, so these go first: started last, one of
 # them would keep a core busy alone at the end of the run.
-LONG_RUNNING = ("tests/test_peer_suite.py", "tests/test_workaround_fuzz.py", "tests/test_semantics_fuzz.py",
-                "tests/test_matrix_runs.py::test_real_matrix")
+LONG_RUNNING = ("tests/gate/test_peer_suite.py", "tests/gate/test_workaround_fuzz.py",
+                "tests/gate/test_semantics_fuzz.py", "tests/upstream/test_peer_suite_with_our_patches.py",
+                "tests/upstream/test_matrix_runs.py::test_real_matrix")
 
 
 def pytest_collection_modifyitems(items):

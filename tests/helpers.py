@@ -23,7 +23,7 @@ REPRO = PROJECT / "repro"
 ATTACHMENTS = REPRO / "attachments"
 # The tests that hold each catalogue case's program to eager (marked ``equals_eager``): what a child pytest runs
 # to gate a candidate on chosen cases (``--case``).
-END_TO_END = PROJECT / "tests" / "test_workaround_end_to_end.py"
+END_TO_END = PROJECT / "tests" / "gate" / "test_workaround_end_to_end.py"
 
 
 @functools.cache

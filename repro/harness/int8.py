@@ -25,7 +25,7 @@ from repro.harness.seed import SEED
 
 # Measured: the workaround's programs equal the reference exactly (0.0) where the inputs are contiguous; with a
 # channels-last input converted inside the delegate, other kernels run: 0.0039 (two bf16 steps at ~0.4). The bugs
-# differ by the size of the values: 0.18 to 1.0 with the stock partitioner (tests/test_int8.py).
+# differ by the size of the values: 0.18 to 1.0 with the stock partitioner (tests/gate/test_int8.py).
 REFERENCE_ATOL = 1e-2
 
 

@@ -1,0 +1,54 @@
+"""The bf16 leg: the gate runs at f32 (``tests/conftest.py`` caps OpenVINO's instruction set), so a bug that
+shows only in the CPU's default kernels is held here: a copy, a channels-last convolution, a by-path load of a
+program with constants, and the policy, each in a child without the cap, with the workaround, at the
+default precision's tolerances. On a CPU whose default is f32 the same runs are f32 and pass unchanged."""
+
+import json
+
+import pytest
+
+from repro.harness import precision
+from tests.helpers import cpu_default_is_bf16, run_cli, skip_module_without_executorch_path
+
+skip_module_without_executorch_path()
+pytestmark = pytest.mark.executorch
+DEFAULT = precision.without_cap()
+CASES = ("upstream_clone_sin", "conv_channels_last_input", "conv_bias_relu")
+POLICY_CHILD = """
+import json
+from repro.harness import catalogue, lowering, policy, precision
+from repro.harness.case_runs import max_abs_diff
+from repro.harness.lowerings import LOWERINGS
+from executorch.runtime import Runtime
+
+model, inputs = policy.Policy().eval(), policy.observation()
+case = catalogue.Case("policy", "the policy", model, lambda: inputs)
+program = lowering.lower(case, LOWERINGS["workaround"]).to_executorch()
+outputs = Runtime.get().load_program(program.buffer).load_method("forward").execute(list(inputs))
+print(json.dumps({"f32": precision.default_is_f32(), "tolerance": precision.tolerance(precision.CONV),
+                  "actions": max_abs_diff(outputs[0], model(*inputs)[0])}))
+"""
+
+
+def test_the_leg_runs_at_the_cpus_default_precision():
+    child = run_cli("python", "-c", "from repro.harness.precision import default_is_f32; print(default_is_f32())",
+                    env=DEFAULT, timeout=120)
+    assert child.stdout.strip() == str(not cpu_default_is_bf16()), child.stderr[-2000:]
+
+
+def test_the_workaround_equals_eager_at_the_default_precision_both_loads():
+    result = run_cli("python", "-m", "repro.executorch_path", "--partitioner", "workaround", "--json",
+                     *(part for case in CASES for part in ("--case", case)), env=DEFAULT, timeout=900)
+    report = json.loads(result.stdout)
+    outcomes = {(case["case"], load): run["outcome"] for case in report["cases"]
+                for load, run in case["runs"].items()}
+    assert len(outcomes) == 2 * len(CASES), outcomes
+    assert set(outcomes.values()) == {"correct"}, outcomes
+
+
+def test_the_policy_equals_eager_at_the_default_precision():
+    result = run_cli("python", "-c", POLICY_CHILD, env=DEFAULT, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    measured = json.loads(result.stdout.strip().splitlines()[-1])
+    assert measured["f32"] == (not cpu_default_is_bf16())
+    assert measured["actions"] <= (1e-4 if measured["f32"] else 5e-3), measured

@@ -1,0 +1,144 @@
+"""The semantics guards on tagged graphs, without compiling or running OpenVINO: each rule of
+``workaround.semantics`` hands back exactly the nodes it names, and where a proof lets a node stay
+(``workaround.value_ranges``), both sides of the proof are held.
+
+What the handed-back programs compute is held to eager in the real runtime by the catalogue's semantics
+cases (tests/gate/test_workaround_end_to_end.py); here only membership, by op identity.
+"""
+
+import pytest
+
+from tests.helpers import skip_module_without_executorch_path, tagged
+
+skip_module_without_executorch_path()
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+from repro.harness.program_contents import op_name  # noqa: E402
+from workaround.exclusion import HANDED_BACK_BECAUSE, partition_of  # noqa: E402
+from workaround.value_ranges import Interval, ValueRanges  # noqa: E402
+
+INT64, INT32, UINT8 = torch.int64, torch.int32, torch.uint8
+TABLE = torch.arange(30.0).reshape(10, 3)
+
+
+def handed_back(function, *inputs, **options):
+    """{op name: reason} of the nodes a semantics rule handed back; the delegated op names."""
+    program, _ = tagged(function, inputs, **options)
+    reasons, delegated = {}, []
+    for node in program.graph_module.graph.nodes:
+        if node.op != "call_function" or op_name(node) == "getitem":
+            continue
+        if HANDED_BACK_BECAUSE in node.meta:
+            reasons[op_name(node)] = node.meta[HANDED_BACK_BECAUSE]
+        if partition_of(node) is not None:
+            delegated.append(op_name(node))
+    return reasons, sorted(delegated)
+
+
+def ints(*values, dtype=INT64):
+    return torch.tensor(values, dtype=dtype)
+
+
+@pytest.mark.parametrize(("function", "inputs", "op", "reason"), [
+    (lambda x: x * x, (ints(3, 4),), "aten.mul.Tensor", "int64 is computed in 32 bits"),
+    (lambda x: x.reshape(2, 1) + 0, (ints(3, 4),), "aten.view_copy.default", "int64 is computed in 32 bits"),
+    (lambda x: torch.arange(4) * 2**40 + x, (torch.ones(4),), "aten.mul.Tensor", "int64 is computed in 32 bits"),
+    (lambda x, y: x + y, (ints(1, 2, dtype=UINT8), ints(3, 4, dtype=UINT8)), "aten.add.Tensor", "saturates"),
+    (lambda x: x * 3, (ints(1, 2, dtype=torch.int8),), "aten.mul.Tensor", "saturates"),
+    (lambda x, y: x // y, (ints(7, 8, dtype=INT32), ints(2, 3, dtype=INT32)), "aten.div.Tensor_mode",
+     "floor division goes through float32"),
+    (lambda x, y: torch.div(x, y, rounding_mode="trunc"), (torch.ones(2), torch.ones(2)), "aten.div.Tensor_mode",
+     "trunc division"),
+    (lambda x: torch.fmod(x, 3.0), (torch.ones(2),), "aten.fmod.Scalar", "remainder"),
+    (torch.remainder, (ints(7, 8, dtype=INT32), ints(2, 3, dtype=INT32)),
+     "aten.remainder.Tensor", "remainder"),
+    (lambda x: x * 2, (torch.ones(2, dtype=torch.float64),), "aten.mul.Tensor", "float64"),
+    (lambda x: x + 1, (ints(1, 2, dtype=torch.int16),), "aten.add.Tensor", "int16"),
+    (lambda x: x + 1, (torch.ones(2, dtype=torch.bfloat16),), "aten.add.Tensor", "bfloat16"),
+    (lambda x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True), (torch.ones(1, 1, 4, 4),), "aten.avg_pool2d.default",
+     "ceil_mode"),
+    (lambda x: F.avg_pool2d(x, 2, divisor_override=3), (torch.ones(1, 1, 4, 4),), "aten.avg_pool2d.default",
+     "divisor_override"),
+    (lambda x: F.pad(x, (2, 1), mode="reflect"), (torch.ones(1, 1, 5),), "aten.abs.default", "Abs of a constant"),
+])
+def test_op_openvino_computes_differently_is_handed_back_saying_why(function, inputs, op, reason):
+    reasons, delegated = handed_back(function, *inputs)
+    assert op in reasons, (reasons, delegated)
+    assert reason in reasons[op]
+
+
+@pytest.mark.parametrize(("function", "inputs", "op"), [
+    # int64 proven within int32: positions from arange and shapes, indices bounded by the table they index.
+    (lambda x: x + (torch.arange(4) * 3 + 1), (torch.ones(2, 4),), "aten.mul.Tensor"),
+    (lambda ids: F.embedding(ids, TABLE), (ints(1, 9),), "aten.embedding.default"),
+    (lambda x: torch.gather(x, 1, x.argmax(1, keepdim=True) + 1), (torch.rand(3, 4),), "aten.gather.default"),
+    # uint8 that cannot leave its range: a view, and a conversion (which wraps in OpenVINO as in PyTorch).
+    (lambda x: x.reshape(2, 2) + 0.5, (ints(1, 2, 3, 4, dtype=UINT8),), "aten.view_copy.default"),
+    (lambda x: (x * 300).to(UINT8), (torch.ones(2),), "dim_order_ops._to_dim_order_copy.default"),
+    # integer division with operands float32 holds exactly
+    (lambda x: x + torch.arange(6) // 4, (torch.ones(6),), "aten.div.Tensor_mode"),
+    # float floor division, true division of integers, and pools without all three of ceil, pad and counting pad
+    (lambda x, y: torch.div(x, y, rounding_mode="floor"), (torch.ones(2), torch.ones(2)), "aten.div.Tensor_mode"),
+    (lambda x, y: x / y, (ints(7, 8, dtype=INT32), ints(2, 3, dtype=INT32)), "aten.div.Tensor"),
+    (lambda x: F.avg_pool2d(x, 3, 2, 0, ceil_mode=True), (torch.ones(1, 1, 5, 5),), "aten.avg_pool2d.default"),
+    (lambda x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False), (torch.ones(1, 1, 4, 4),),
+     "aten.avg_pool2d.default"),
+    # an abs that reads an input
+    (lambda x: torch.abs(x) + 1, (torch.ones(2),), "aten.abs.default"),
+])
+def test_op_openvino_computes_as_pytorch_stays_delegated(function, inputs, op):
+    reasons, delegated = handed_back(function, *inputs)
+    assert op in delegated, (reasons, delegated)
+
+
+@pytest.mark.parametrize("function", [torch.relu, lambda x: x > 0, lambda x: x.amax(1), lambda x: x.softmax(1),
+                                      torch.exp, lambda x: F.max_pool2d(x.reshape(1, 1, 2, 2), 2)])
+def test_special_values_are_openvinos_by_default_and_pytorchs_when_asked(function):
+    x = torch.rand(2, 2)
+    _, delegated_by_default = handed_back(function, x)
+    reasons, delegated = handed_back(function, x, special_values="torch")
+    assert delegated_by_default, "the default leaves NaN and infinities to OpenVINO"
+    assert reasons
+    assert all("NaN" in why or "inf" in why for why in reasons.values()), reasons
+    assert not set(reasons) & set(delegated)
+
+
+def test_special_values_must_be_named_correctly():
+    from executorch.exir.backend.backend_details import CompileSpec
+
+    from workaround import CopySafeOpenvinoPartitioner
+
+    with pytest.raises(ValueError, match="special_values must be one of"):
+        CopySafeOpenvinoPartitioner([CompileSpec("device", b"CPU")], special_values="ieee")
+
+
+def ranges_of(function, *inputs, dynamic_shapes=None):
+    program, _ = tagged(function, inputs, dynamic_shapes=dynamic_shapes)
+    ranges = ValueRanges(program)
+    return {op_name(node): ranges[node] for node in program.graph_module.graph.nodes
+            if node.op == "call_function" and ranges[node] is not None}
+
+
+def test_value_ranges_follow_arange_and_arithmetic_exactly():
+    found = ranges_of(lambda x: x + (torch.arange(2, 10, 3) * -4 - 1), torch.ones(3))
+    assert found["aten.arange.start_step"] == Interval(2, 9)  # 2, 5, 8 within [2, 9]
+    assert found["aten.mul.Tensor"] == Interval(-36, -8)
+    assert found["aten.sub.Tensor"] == Interval(-37, -9)
+
+
+def test_value_ranges_bound_a_dynamic_length_by_its_dim():
+    found = ranges_of(lambda x: x + torch.arange(x.shape[0]).unsqueeze(1), torch.ones(4, 3),
+                      dynamic_shapes=lambda: (({0: torch.export.Dim("batch", max=16)},),))
+    assert found["aten.arange.start_step"] == Interval(0, 15)
+
+
+def test_value_ranges_bound_indices_by_the_table_and_sums_by_the_count():
+    found = ranges_of(lambda ids: (F.embedding(ids, TABLE), ids.sum()), ints(1, 2, 3))
+    assert found["aten.sum.dim_IntList"] == Interval(-30, 27), "three ids in [-10, 9]"
+
+
+def test_value_ranges_read_constants_and_know_nothing_of_inputs():
+    offsets = torch.tensor([5, -7])
+    found = ranges_of(lambda x: x + offsets, ints(1, 2))
+    assert found["aten.add.Tensor"] == Interval(-2**63 - 7, 2**63 - 1 + 5)

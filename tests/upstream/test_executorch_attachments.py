@@ -1,0 +1,95 @@
+"""The standalone reproducers the ExecuTorch reports paste (``repro/attachments/executorch_*.py``), run as their
+readers run them, each held to what its report says of the installed release.
+"""
+
+import pytest
+
+from repro.harness import precision
+from repro.reports import markdown as report_markdown
+from tests.helpers import ATTACHMENTS, cpu_default_is_bf16, run_cli, skip_module_without_executorch_path
+from tests.release_behaviour import ABS_OF_CONSTANTS_DROPPED_FROM, installed_openvino, stock_use_after_free
+
+skip_module_without_executorch_path()
+pytestmark = pytest.mark.executorch
+
+
+def test_minimal_channels_last_reproducer_reproduces():
+    """repro/attachments/executorch_channels_last.py, the reproducer in the ExecuTorch report (ExecuTorch's
+    bug: every OpenVINO release that runs the ExecuTorch path shows it)."""
+    result = run_cli("python", ATTACHMENTS / "executorch_channels_last.py")
+    lines = result.stdout.splitlines()
+    assert result.returncode == 1, result.stdout + result.stderr[-2000:]
+    contiguous, channels_last = (float(line.rsplit(" ", 1)[1]) for line in lines[1:3])
+    assert contiguous < 1e-2
+    assert channels_last > 0.1
+
+
+def test_minimal_stale_copies_reproducer_shows_the_stale_copy_both_loads():
+    """repro/attachments/executorch_stale_copies.py, the reproducer in the ExecuTorch stale-copies report: the
+    copy and what is computed from it are wrong from bytes and by path (every release that runs the
+    ExecuTorch path sets outputs after inputs, and none writes such an output then)."""
+    result = run_cli("python", ATTACHMENTS / "executorch_stale_copies.py")
+    lines = result.stdout.splitlines()
+    assert result.returncode == 1, result.stdout + result.stderr[-2000:]
+    assert [line.split(":")[0] for line in lines[1:3]] == ["loaded from bytes", "loaded from path "]
+    assert all("copy == x: False; sin == sin(x): False" in line for line in lines[1:3]), lines
+    assert lines[-1] == "BUG REPRODUCED"
+
+
+def test_minimal_precision_reproducer_shows_bf16_where_the_cpu_defaults_to_it():
+    """repro/attachments/executorch_precision.py, the reproducer in the ExecuTorch precision report, run at the
+    CPU's default (the gate's f32 cap taken away, as a user runs it): where that default is bf16 the f32 compile
+    spec is lost and the matmul is bf16-far from float64; where it is f32 the reproducer cannot show the bug."""
+    result = run_cli("python", ATTACHMENTS / "executorch_precision.py", env=precision.without_cap())
+    if not cpu_default_is_bf16():
+        assert result.returncode == 125, result.stdout + result.stderr[-2000:]
+        return
+    assert result.returncode == 1, result.stdout + result.stderr[-2000:]
+    error = float(result.stdout.split("max error against float64: ")[1].split()[0])
+    assert error > 1e-2, result.stdout
+    assert result.stdout.splitlines()[-1] == "BUG REPRODUCED: the delegate ran below f32"
+
+
+def test_minimal_semantics_reproducer_shows_each_class_and_what_the_abs_report_states():
+    """repro/attachments/executorch_semantics.py, the reproducer in the ExecuTorch semantics report: every model
+    differs from eager on every release that runs the ExecuTorch path, reflection padding from the first release
+    that drops the Abs of constants; its reflection line is what the OpenVINO Abs comment quotes."""
+    result = run_cli("python", ATTACHMENTS / "executorch_semantics.py")
+    lines = dict(line.split(": ", 1) for line in result.stdout.splitlines()[1:-1])
+    reflection_wrong = installed_openvino() >= ABS_OF_CONSTANTS_DROPPED_FROM
+    assert {what: verdict.split(":")[0] for what, verdict in lines.items()} == {
+        "int64 x * x": "WRONG", "uint8 x + y": "WRONG", "int32 x // y": "WRONG", "float64 x * 2": "WRONG",
+        "reflection pad (2, 1)": "WRONG" if reflection_wrong else "equal"}, result.stdout + result.stderr[-2000:]
+    assert result.returncode == 1
+    if reflection_wrong:
+        quoted = "[3 4 0 1 2 3 4 0]` instead of `[2 1 0 1 2 3 4 3]"
+        assert quoted in (report_markdown.TEMPLATES / "openvino_constant_abs.md").read_text()
+        assert lines["reflection pad (2, 1)"].endswith("delegate [3.0, 4.0, 0.0, 1.0, 2.0, 3.0, 4.0, 0.0]")
+
+
+def test_minimal_executorch_reproducer_matches_the_release_table():
+    """repro/attachments/executorch_frees_blob.py, the reproducer in the ExecuTorch report: by path it crashes
+    from 2026.4.0; from bytes, and with the blob inline, it is correct."""
+    result = run_cli("python", ATTACHMENTS / "executorch_frees_blob.py")
+    lines = result.stdout.splitlines()
+    assert lines[1].startswith("blob in segment, loaded from bytes: max |diff|"), result.stdout
+    assert lines[3].startswith("blob in inline , loaded from path : max |diff|"), result.stdout
+    if stock_use_after_free():
+        assert lines[2] == "blob in segment, loaded from path : exit -11", result.stdout
+        assert result.returncode == 1
+    else:
+        assert lines[2].startswith("blob in segment, loaded from path : max |diff|"), result.stdout
+        assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.parametrize("name", ["executorch_frees_blob.py", "executorch_channels_last.py"])
+def test_executorch_reproducer_without_nncf_says_it_could_not_test(name):
+    """ExecuTorch's OpenVINO partitioner imports nncf; without it the reproducer exits 125 with one line, not a
+    traceback (nncf is made unimportable in the child, as if it were not installed)."""
+    path = ATTACHMENTS / name
+    code = (f"import runpy, sys; sys.modules['nncf'] = None; sys.argv = [{str(path)!r}]; "
+            f"runpy.run_path({str(path)!r}, run_name='__main__')")
+    result = run_cli("python", "-c", code)
+    assert result.returncode == 125, result.stdout + result.stderr[-2000:]
+    assert result.stdout.startswith("COULD NOT TEST: "), result.stdout
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,91 @@
+"""repro/executorch_path.py as users type it: JSON and saved programs, a candidate partitioner named by import
+path, an unloadable OpenVINO library (exit 125), and bad options as one line and exit 2 before any case runs.
+(The stock pipeline case by case, as the gate holds it: ``tests/gate/test_executorch_path.py``.)
+"""
+
+import json
+import os
+
+import pytest
+
+from repro.harness.cli import ExitStatus
+from tests.helpers import REPRO, run_cli, skip_module_without_executorch_path
+
+skip_module_without_executorch_path()
+executorch_path = pytest.importorskip("repro.executorch_path")
+
+pytestmark = pytest.mark.executorch
+
+
+def run_script(*args, **env):
+    return run_cli("python", REPRO / "executorch_path.py", *args, env={**os.environ, **env})
+
+
+@pytest.fixture(scope="module")
+def stock_run(tmp_path_factory):
+    """One run of the script as a user runs it, stock partitioner: JSON on stdout, every .pte saved;
+    (result, save folder)."""
+    folder = tmp_path_factory.mktemp("stock_run")
+    cases = [item for case in ["upstream_clone_sin", "conv_channels_last_input"] for item in ("--case", case)]
+    result = run_script("--json", *cases, "--save-dir", str(folder / "pte"))
+    return result, folder / "pte"
+
+
+def test_script_json_and_saved_pte(stock_run):
+    from repro.harness.outcomes import outcome_counts
+
+    result, saved = stock_run
+    report = json.loads(result.stdout)
+    assert result.returncode == report["exit_code"] == ExitStatus.BUG, result.stderr[-2000:]
+    record = next(record for record in report["cases"] if record["case"] == "upstream_clone_sin")
+    assert record["outcome"] == "wrong"
+    assert record["group"] == "copies"
+    assert {load: run["outcome"] for load, run in record["runs"].items()} == {"bytes": "wrong", "path": "wrong"}
+    assert report["counts"] == json.loads(json.dumps(outcome_counts(report["cases"])))
+    assert report["counts"]["bytes"]["wrong"] == 2, "the copy and the channels-last conv"
+    assert (saved / "upstream_clone_sin.stock.pte").read_bytes()[4:8] == b"ET12"
+
+
+def test_unloadable_openvino_library_exits_125(tmp_path):
+    result = run_script("--case", "clone_only", OPENVINO_LIB_PATH=str(tmp_path / "missing.so"))
+    assert result.returncode == ExitStatus.UNTESTABLE
+    assert "COULD NOT TEST: cannot load OPENVINO_LIB_PATH" in result.stderr
+
+
+def usage_error(capsys, *arguments):
+    """The one line ``executorch_path.py ARGUMENTS`` prints before exiting 2 (parsed in this process: options
+    are checked before anything is imported or run, so a child would only add its start-up)."""
+    with pytest.raises(SystemExit) as exited:
+        executorch_path.main(list(arguments))
+    assert exited.value.code == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    return line
+
+
+def test_unknown_case_is_a_usage_error(capsys):
+    assert "--case: no such case: no_such_case" in usage_error(capsys, "--case", "no_such_case")
+
+
+def test_script_runs_a_candidate_partitioner_named_by_import_path(tmp_path):
+    result = run_script("--json", "--case", "upstream_clone_sin", "--save-dir", str(tmp_path),
+                        "--partitioner", "workaround:CopySafeOpenvinoPartitioner")
+    report = json.loads(result.stdout)
+    assert result.returncode == report["exit_code"] == ExitStatus.CORRECT, result.stderr[-2000:]
+    assert report["partitioner"] == "candidate"
+    assert (tmp_path / "upstream_clone_sin.candidate.pte").exists()
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--partitioner", "nosuch.module:Partitioner"], "cannot import nosuch.module"),
+    (["--partitioner", "repro.harness.catalogue:Case"], "is not a subclass of ExecuTorch's"),
+    (["--partitioner", "bogus"],
+     "is neither one of none, stock, workaround, workaround-torch-special-values nor module.path:ClassName"),
+    (["--transform-pass", "workaround:DefaultDimOrderForOpenvino"], "goes with a candidate partitioner"),
+])
+def test_a_bad_candidate_is_a_usage_error(capsys, arguments, message):
+    assert message in usage_error(capsys, *arguments)
+
+
+def test_an_unwritable_save_dir_is_a_usage_error_before_any_case_runs(capsys):
+    assert usage_error(capsys, "--save-dir", "/proc/forbidden").startswith(
+        "executorch_path.py: error: --save-dir: cannot write into /proc/forbidden")
