@@ -176,7 +176,8 @@ def run_patch_tests(python: str | Path, timeout: float) -> dict[str, Any] | None
 
 
 EXECUTORCH_RUNS = ("executorch", "executorch_by_path", "executorch_channels_last", "executorch_empty_constants",
-                   "executorch_precision", "executorch_semantics", "executorch_stale_copies")
+                   "executorch_precision", "executorch_semantics", "executorch_stale_copies",
+                   "executorch_runtime_import", "pytorch_cia_materialization")
 # With --executorch-source: {row field: (C++ series, the reproducer run with the backend rebuilt with it)}.
 PATCHED_RUNTIME_RUNS = {"executorch_by_path_patched": (patches.BLOB_LIFETIME, "executorch_frees_blob.py"),
                         "executorch_stale_copies_patched": (patches.OUTPUT_ORDER, "executorch_stale_copies.py"),
@@ -188,7 +189,8 @@ IMPORT_PRECISION = "openvino_import_precision.py"  # run at the CPU's default: t
 
 
 def executorch_runs(python: str | Path, timeout: float) -> dict[str, Any]:
-    """The ExecuTorch path's report and the two ExecuTorch reproducers' output, in one environment."""
+    """The ExecuTorch path's report and the ExecuTorch reports' reproducers' output (the cost reports' PyTorch and
+    ExecuTorch ones among them), in one environment."""
     status, detail, report = run_script(python, "executorch_path.py", timeout)
     return {"executorch": report if report is not None else {"verdict": f"{status}: {detail}"},
             "executorch_by_path": run_attachment(python, "executorch_frees_blob.py", timeout),
@@ -198,7 +200,9 @@ def executorch_runs(python: str | Path, timeout: float) -> dict[str, Any]:
             "executorch_precision": run_attachment(python, "executorch_precision.py", timeout,
                                                    env=precision.without_cap()),
             "executorch_semantics": run_attachment(python, "executorch_semantics.py", timeout),
-            "executorch_stale_copies": run_attachment(python, "executorch_stale_copies.py", timeout)}
+            "executorch_stale_copies": run_attachment(python, "executorch_stale_copies.py", timeout),
+            "executorch_runtime_import": run_attachment(python, "executorch_runtime_import.py", timeout),
+            "pytorch_cia_materialization": run_attachment(python, "pytorch_cia_materialization.py", timeout)}
 
 
 def other_executorch_runs(cache: Path, release: str, executorch: str, timeout: float) -> dict[str, Any]:

@@ -53,6 +53,8 @@ class MatrixRow(TypedDict):
     executorch_semantics: CommandRun | None  # attachments/executorch_semantics.py
     executorch_stale_copies: CommandRun | None  # attachments/executorch_stale_copies.py
     executorch_precision: CommandRun | None  # attachments/executorch_precision.py, at the CPU's default
+    executorch_runtime_import: CommandRun | None  # attachments/executorch_runtime_import.py
+    pytorch_cia_materialization: CommandRun | None  # attachments/pytorch_cia_materialization.py
     # {executorch release: those ExecuTorch fields, or {"install_failed": why}} with --executorch-versions
     executorch_releases: dict[str, Any] | None
     executorch_environment: str | None  # `python -m torch.utils.collect_env`
@@ -89,7 +91,8 @@ def empty_row(requested: str, release: str) -> MatrixRow:
                      executorch_releases=None, executorch_empty_constants=None, executorch_semantics=None,
                      executorch_stale_copies=None, executorch_stale_copies_patched=None, executorch_precision=None,
                      executorch_precision_patched=None, constant_abs=None, constant_abs_cpp=None,
-                     cpu_semantics=None, import_precision=None)
+                     cpu_semantics=None, import_precision=None, executorch_runtime_import=None,
+                     pytorch_cia_materialization=None)
 
 
 def recorded(row: MatrixRow, field: str) -> Any:

@@ -24,7 +24,11 @@
 - ``openvino-cpu-semantics.md`` (``openvino_cpu_semantics``): max/min over ∓inf, AvgPool's ceil divisor,
   trunc and i32 floor division, each differing from PyTorch;
 - ``openvino-special-values.md`` (``openvino_special_values``): a comment for openvino#31196, what the
-  conformance sweep recorded of NaN and infinities for the newest release of the matrix that has a record.
+  conformance sweep recorded of NaN and infinities for the newest release of the matrix that has a record;
+- ``pytorch-cia-materialization.md`` (``pytorch_cia_materialization``): for PyTorch, every
+  ``run_decompositions`` materializes the C++ CIA op registry once per op namespace (what our lowering spends);
+- ``executorch-runtime-import.md`` (``executorch_runtime_import``): ``import executorch.runtime`` imports all of
+  ``executorch.exir`` (what each of our runtime children spends before its first program).
 
 Each renders the same way (``repro/reports/markdown.py``)
 and states evidence only from the rows it was given, naming the releases that were and were not run.
@@ -36,6 +40,7 @@ from repro.reports.executorch_channels_last import executorch_channels_last
 from repro.reports.executorch_empty_constants import executorch_empty_constants
 from repro.reports.executorch_frees_blob import executorch_frees_blob
 from repro.reports.executorch_precision import executorch_precision
+from repro.reports.executorch_runtime_import import executorch_runtime_import
 from repro.reports.executorch_semantics import executorch_semantics
 from repro.reports.executorch_stale_copies import executorch_stale_copies
 from repro.reports.matrix_row import Matrix
@@ -45,6 +50,7 @@ from repro.reports.openvino_import_lifetime import openvino_import_lifetime
 from repro.reports.openvino_import_precision import openvino_import_precision
 from repro.reports.openvino_special_values import openvino_special_values
 from repro.reports.openvino_stale_copies import openvino_stale_copies
+from repro.reports.pytorch_cia_materialization import pytorch_cia_materialization
 
 REPORTS = {"openvino-stale-copies.md": openvino_stale_copies,
            "openvino-import-lifetime.md": openvino_import_lifetime,
@@ -57,7 +63,9 @@ REPORTS = {"openvino-stale-copies.md": openvino_stale_copies,
            "executorch-semantics.md": executorch_semantics,
            "openvino-constant-abs.md": openvino_constant_abs,
            "openvino-cpu-semantics.md": openvino_cpu_semantics,
-           "openvino-special-values.md": openvino_special_values}
+           "openvino-special-values.md": openvino_special_values,
+           "pytorch-cia-materialization.md": pytorch_cia_materialization,
+           "executorch-runtime-import.md": executorch_runtime_import}
 
 
 def write_reports(matrix: Matrix, directory: Path) -> list[Path]:
