@@ -7,25 +7,103 @@ with our patches'.
 The ways: ``stock``; ``workaround`` (``install()`` in the op tests' process); ``patched``, ``python -m
 repro.harness.op_tests --every-op-test`` as a user runs it (the matrix runs it without the option): every op test
 with our ExecuTorch patches applied, the tests they add also without them.
+
+The stock run is the one input of these comparisons that no change of ours can alter: it runs ExecuTorch's tests
+on ExecuTorch's backend, with none of the workaround. So it is kept across runs in the environment
+(``<env>/op-test-baseline/KEY.json``), under a key that holds everything its outcome depends on
+(``stock_baseline_inputs``): every installed distribution's version, the backend's and its op tests' source, the
+harness that runs them, the variables that steer OpenVINO and the loader, the CPU's flags (they decide OpenVINO's
+precision) and Python's version. Anything else changed, and it runs again. The workaround's and the patched runs
+are never kept: they are what a change can break.
 """
 
+import hashlib
+import importlib.metadata
 import json
+import os
+import platform
+import sys
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
-from repro.harness.op_tests import op_tests_dir, run_op_tests
-from tests.helpers import run_cli
+from repro.harness.op_tests import CRASHED, op_tests_dir, run_op_tests
+from tests.helpers import PROJECT, run_cli
+
+# Our files that run the stock op tests: a change to any of them changes the stock outcome's key.
+HARNESS = [PROJECT / "repro" / "harness" / name for name in ("op_tests.py", "op_test_outcomes.py",
+                                                             "executorch_patches.py")] + [Path(__file__)]
+# Variables that change what the op tests compute or load (OpenVINO's ISA cap and library, oneDNN and threading
+# knobs, the loader's and Python's search paths); the rest of the environment (xdist's worker names, pytest's
+# current test, the shell's) does not.
+STEERING = ("OV_", "OPENVINO", "ONEDNN", "DNNL", "OMP_", "KMP_", "MKL", "LD_", "PYTHON", "TORCH", "EXECUTORCH")
+BASELINE_CACHE = Path(sys.prefix) / "op-test-baseline"
+
+
+def tree_digest(root: Path) -> str:
+    """One digest of every Python file under ``root``, by relative path and content."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def cpu_flags() -> str:
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            return next((line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("flags")), "")
+    except OSError:
+        return platform.processor()
+
+
+def stock_baseline_inputs(backend: Path, harness: Iterable[Path], environ: Mapping[str, str],
+                          distributions: Iterable[str], flags: str) -> dict[str, object]:
+    """Everything the stock op tests' outcome depends on, as a JSON-ready record: ``backend`` is ExecuTorch's
+    ``backends/openvino`` folder (its op tests inside it)."""
+    return {"distributions": sorted(distributions), "backend": tree_digest(backend),
+            "harness": {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in harness},
+            "environment": {name: value for name, value in sorted(environ.items()) if name.startswith(STEERING)},
+            "cpu_flags": flags, "python": sys.version}
+
+
+def installed_stock_baseline_inputs() -> dict[str, object]:
+    distributions = (f"{dist.metadata['Name']}=={dist.version}" for dist in importlib.metadata.distributions())
+    return stock_baseline_inputs(op_tests_dir().parents[1], HARNESS, os.environ, distributions, cpu_flags())
+
+
+def baseline_key(inputs: Mapping[str, object]) -> str:
+    return hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def kept(cache: Path, key: str, compute: Callable[[], dict]) -> dict:
+    """What ``compute()`` gave under ``key`` in ``cache``: read back if kept, else computed and kept (written to a
+    temporary name, then renamed: a run stopped midway leaves nothing under the key). A run whose op tests
+    crashed is not kept: a crash may not happen again, and the next run should see for itself."""
+    stored = cache / f"{key}.json"
+    if stored.exists():
+        return json.loads(stored.read_text())
+    result = compute()
+    if CRASHED in result["outcomes"].values():
+        return result
+    cache.mkdir(parents=True, exist_ok=True)
+    partial = stored.with_suffix(f".{os.getpid()}.partial")
+    partial.write_text(json.dumps(result))
+    partial.replace(stored)
+    return result
 
 
 def run_way(way, folder):
-    """Run the op tests one way (see the module docstring) in ``folder``; writes outcomes.json."""
-    if way in ("stock", "workaround"):
-        run_op_tests(folder, [op_tests_dir()], with_workaround=way == "workaround")
-        return
+    """The op tests' outcomes run one way (see the module docstring) in ``folder``."""
+    if way == "stock":
+        return kept(BASELINE_CACHE, baseline_key(installed_stock_baseline_inputs()),
+                    lambda: run_op_tests(folder, [op_tests_dir()]))
+    if way == "workaround":
+        return run_op_tests(folder, [op_tests_dir()], with_workaround=True)
     result = run_cli("python", "-m", "repro.harness.op_tests", "--every-op-test", timeout=1800)
     assert result.returncode == 0, result.stderr[-3000:]
-    (folder / "outcomes.json").write_text(result.stdout)
+    return json.loads(result.stdout)
 
 
 @pytest.fixture(scope="session")
@@ -39,7 +117,7 @@ def op_test_runs(shared_dir):
         with FileLock(f"{folder}.lock"):
             if not (folder / "outcomes.json").exists():
                 folder.mkdir(exist_ok=True)
-                run_way(way, folder)
+                (folder / "outcomes.json").write_text(json.dumps(run_way(way, folder)))
             return json.loads((folder / "outcomes.json").read_text())
 
     def runs(*ways):

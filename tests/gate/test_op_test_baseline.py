@@ -1,0 +1,80 @@
+"""The stock run of ExecuTorch's op tests is kept across gate runs (``tests/op_test_runs.py``): under a key that
+changes with every input its outcome depends on, so a changed input runs it again, and an unchanged one reads it
+back. No op test runs here: the inputs are copies and stand-ins, the run a counter."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from repro.harness.op_tests import CRASHED, op_tests_dir
+from tests.helpers import skip_module_without_executorch_path
+from tests.op_test_runs import HARNESS, baseline_key, kept, stock_baseline_inputs
+
+skip_module_without_executorch_path()
+DISTRIBUTIONS = ["executorch==1.5.1", "openvino==2026.4.1", "torch==2.13.0"]
+ENVIRONMENT = {"OV_CPU_MAX_ISA": "AVX512_CORE_VNNI", "PYTEST_XDIST_WORKER": "gw0", "HOME": "/root"}
+
+
+@pytest.fixture
+def inputs(tmp_path):
+    """``stock_baseline_inputs``'s arguments, as stand-ins a test may change: copies of the installed backend and
+    of our harness, a made-up environment, distributions and CPU flags."""
+    backend = shutil.copytree(op_tests_dir().parents[1], tmp_path / "openvino",
+                              ignore=shutil.ignore_patterns("__pycache__"))
+    harness = [Path(shutil.copy(path, tmp_path / path.name)) for path in HARNESS]
+    return {"backend": backend, "harness": harness, "environ": dict(ENVIRONMENT),
+            "distributions": list(DISTRIBUTIONS), "flags": "fpu avx2 avx512_bf16"}
+
+
+def key_of(given):
+    return baseline_key(stock_baseline_inputs(**given))
+
+
+def edit(path):
+    path.write_text(path.read_text() + "\n# changed\n")
+
+
+CHANGES = {
+    "an op test's source": lambda given: edit(given["backend"] / "tests" / "ops" / "test_add.py"),
+    "the backend's partitioner": lambda given: edit(given["backend"] / "partitioner.py"),
+    "our harness": lambda given: edit(given["harness"][0]),
+    "OpenVINO's ISA cap": lambda given: given["environ"].pop("OV_CPU_MAX_ISA"),
+    "a library path": lambda given: given["environ"].update(LD_LIBRARY_PATH="/opt/rebuilt"),
+    "a distribution's version": lambda given: given["distributions"].__setitem__(1, "openvino==2026.3.1"),
+    "a distribution added": lambda given: given["distributions"].append("nncf==3.1.0"),
+    "the CPU's flags": lambda given: given.update(flags="fpu avx2"),
+}
+
+
+@pytest.mark.parametrize("change", CHANGES)
+def test_a_changed_input_changes_the_stock_baselines_key(inputs, change):
+    before = key_of(inputs)
+    CHANGES[change](inputs)
+    assert key_of(inputs) != before
+
+
+def test_the_same_inputs_and_unrelated_variables_keep_the_key(inputs):
+    before = key_of(inputs)
+    inputs["environ"].update(PYTEST_XDIST_WORKER="gw1", PYTEST_CURRENT_TEST="x", HOME="/home/someone")
+    assert key_of(inputs) == before
+
+
+def test_a_kept_baseline_is_read_back_and_a_new_key_runs_again(tmp_path):
+    runs = []
+
+    def run():
+        runs.append(1)
+        return {"outcomes": {"test_add.py::TestAdd::test_add": "passed"}, "run": len(runs)}
+
+    first = kept(tmp_path, "key-a", run)
+    assert kept(tmp_path, "key-a", run) == first == {**first, "run": 1}
+    assert len(runs) == 1
+    assert kept(tmp_path, "key-b", run)["run"] == 2
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["key-a.json", "key-b.json"]
+
+
+def test_a_run_whose_op_tests_crashed_is_not_kept(tmp_path):
+    crashed = {"outcomes": {"ops": CRASHED}}
+    assert kept(tmp_path, "key", lambda: crashed) == crashed
+    assert list(tmp_path.iterdir()) == []
