@@ -37,8 +37,10 @@ HARNESS = [PROJECT / "repro" / "harness" / name for name in ("op_tests.py", "op_
                                                              "executorch_patches.py")] + [Path(__file__)]
 # Variables that change what the op tests compute or load (OpenVINO's ISA cap and library, oneDNN and threading
 # knobs, the loader's and Python's search paths); the rest of the environment (xdist's worker names, pytest's
-# current test, the shell's) does not.
+# current test, the shell's) does not, nor does PYTHONHASHSEED, which tox draws anew every run and run_op_tests
+# sets to 0 in the op tests' process.
 STEERING = ("OV_", "OPENVINO", "ONEDNN", "DNNL", "OMP_", "KMP_", "MKL", "LD_", "PYTHON", "TORCH", "EXECUTORCH")
+NOT_STEERING = ("PYTHONHASHSEED",)
 BASELINE_CACHE = Path(sys.prefix) / "op-test-baseline"
 
 
@@ -64,7 +66,8 @@ def stock_baseline_inputs(backend: Path, harness: Iterable[Path], environ: Mappi
     ``backends/openvino`` folder (its op tests inside it)."""
     return {"distributions": sorted(distributions), "backend": tree_digest(backend),
             "harness": {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in harness},
-            "environment": {name: value for name, value in sorted(environ.items()) if name.startswith(STEERING)},
+            "environment": {name: value for name, value in sorted(environ.items())
+                            if name.startswith(STEERING) and name not in NOT_STEERING},
             "cpu_flags": flags, "python": sys.version}
 
 

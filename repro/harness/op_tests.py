@@ -51,10 +51,12 @@ def run_op_tests(folder: str | Path, paths: Iterable[str | Path], *, with_workar
     empty ``folder`` (so that only the op tests' own configuration applies), in ``environment`` (default:
     this process's) with the folders ``overlay`` and ``library_path`` first on PYTHONPATH and LD_LIBRARY_PATH.
     A child killed by a signal gives {"outcomes": {path's name: CRASHED}}: a crash is a test's outcome, not the
-    harness's failure."""
+    harness's failure. The child hashes strings with seed 0 whatever this process's seed (tox draws one anew every
+    run), so runs made apart compare like for like."""
     outcomes = Path(folder) / "outcomes.json"
     environment = os.environ if environment is None else environment
-    base = {**environment, "PEER_OUTCOMES": str(outcomes), "PEER_WITH_WORKAROUND": "1" if with_workaround else "0",
+    base = {**environment, "PYTHONHASHSEED": "0", "PEER_OUTCOMES": str(outcomes),
+            "PEER_WITH_WORKAROUND": "1" if with_workaround else "0",
             "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), environment.get("PYTHONPATH")]))}
     command = [sys.executable, "-m", "pytest", "-q", "-p", "repro.harness.op_test_outcomes", "-p",
                "no:cacheprovider", "--rootdir", str(folder), *map(str, paths)]

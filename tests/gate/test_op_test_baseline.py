@@ -55,8 +55,10 @@ def test_a_changed_input_changes_the_stock_baselines_key(inputs, change):
 
 
 def test_the_same_inputs_and_unrelated_variables_keep_the_key(inputs):
+    """Tox's hash seed, drawn anew every run, is not an input: the op tests run with seed 0 (``run_op_tests``)."""
     before = key_of(inputs)
-    inputs["environ"].update(PYTEST_XDIST_WORKER="gw1", PYTEST_CURRENT_TEST="x", HOME="/home/someone")
+    inputs["environ"].update(PYTEST_XDIST_WORKER="gw1", PYTEST_CURRENT_TEST="x", HOME="/home/someone",
+                             PYTHONHASHSEED="1965268158")
     assert key_of(inputs) == before
 
 
@@ -78,3 +80,15 @@ def test_a_run_whose_op_tests_crashed_is_not_kept(tmp_path):
     crashed = {"outcomes": {"ops": CRASHED}}
     assert kept(tmp_path, "key", lambda: crashed) == crashed
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_op_tests_hash_with_seed_0_whatever_the_callers_seed(tmp_path, monkeypatch):
+    """What makes tox's seed no input of the key: the op tests' process hashes with seed 0."""
+    from repro.harness.op_tests import run_op_tests
+
+    monkeypatch.setenv("PYTHONHASHSEED", "1965268158")
+    probe = tmp_path / "test_seed.py"
+    probe.write_text("import os\n\n\ndef test_seed():\n    assert os.environ['PYTHONHASHSEED'] == '0'\n")
+    folder = tmp_path / "run"
+    folder.mkdir()
+    assert run_op_tests(folder, [probe])["outcomes"] == {"test_seed.py::test_seed": "passed"}
