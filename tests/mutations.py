@@ -8,7 +8,10 @@ checkout's tox environment (``--workdir``), as ``tox -e ov2026.4`` would. By def
 its first failure (``-x``): a red gate and the test that caught it; ``--all`` runs it whole and lists
 every failing test.
 
-    python -m tests.mutations [--only a,c] [--all] [--json FILE]
+    python -m tests.mutations [--only a,c] [--all] [--json FILE] [-- PYTEST ARGUMENTS]
+
+Arguments after ``--`` go to the gate's pytest (``-- -m "not peer_suite"`` leaves out the op-test runs, whose two
+minutes each mutation would otherwise wait for: a mutation red without them is red with them).
 
 Exit status: 0 every mutation turned the gate red, 1 some mutation left it green, 2 usage error.
 Not part of the gate itself (each mutation costs a gate run).
@@ -94,13 +97,13 @@ def mutated_copy(name, folder):
     return folder
 
 
-def run_gate(folder, stop_at_first):
+def run_gate(folder, stop_at_first, pytest_arguments=()):
     """(exit code, failing test ids, seconds) of ``tox -e ov2026.4`` in ``folder``."""
     started = time.monotonic()
     options = ["-x"] if stop_at_first else []
     result = subprocess.run([sys.executable, "-m", "tox", "--workdir", str(PROJECT / ".tox"), "-e", "ov2026.4",
-                             "--", "-p", "no:cacheprovider", "-q", *options], cwd=folder, capture_output=True,
-                            text=True, check=False)
+                             "--", "-p", "no:cacheprovider", "-q", *options, *pytest_arguments], cwd=folder,
+                            capture_output=True, text=True, check=False)
     failing = re.findall(r"^(?:FAILED|ERROR) (\S+)", result.stdout, re.M)
     return result.returncode, failing, round(time.monotonic() - started)
 
@@ -113,13 +116,16 @@ def main(argv=None):
                         help=f"comma-separated mutations to run (default all: {','.join(MUTATIONS)})")
     parser.add_argument("--all", action="store_true", help="run the whole gate, listing every failing test")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("pytest_arguments", nargs="*", metavar="-- PYTEST ARGUMENTS",
+                        help="passed to the gate's pytest after its own options")
     args = parser.parse_args(argv)
     if unknown := [name for name in args.only if name not in MUTATIONS]:
         parser.error(f"--only: no such mutation: {', '.join(unknown)}")
     results = []
     for name in args.only:
         with tempfile.TemporaryDirectory() as scratch:
-            code, failing, seconds = run_gate(mutated_copy(name, Path(scratch) / "project"), not args.all)
+            code, failing, seconds = run_gate(mutated_copy(name, Path(scratch) / "project"), not args.all,
+                                              args.pytest_arguments)
         results.append({"mutation": name, "what": MUTATIONS[name][0], "gate_exit": code, "caught_by": failing,
                         "seconds": seconds})
         verdict = "RED" if code else "GREEN (not caught)"

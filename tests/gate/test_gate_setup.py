@@ -2,7 +2,10 @@
 
 import os
 
-from tests.helpers import run_cli
+import pytest
+
+from tests.helpers import PROJECT, run_cli
+from tests.mutations import MUTATIONS
 
 # A module-level skip decision with torch made unimportable, as in an env whose install went wrong.
 CHILD = """
@@ -71,3 +74,11 @@ def test_the_gate_and_its_children_compute_at_f32():
     assert precision.default_is_f32(), "OpenVINO computes f32 models in bf16 here: the gate's cap is not set"
     assert run_cli("python", "-c", PRECISION_CHILD, timeout=120).stdout.strip() == "True"
     assert precision.tolerance(precision.CONV) == 1e-4
+
+
+@pytest.mark.parametrize("name", list(MUTATIONS))
+def test_each_mutation_still_applies_to_exactly_one_place(name):
+    """``python -m tests.mutations`` breaks the code in known ways and expects this gate red; a mutation whose
+    text was moved or reworded would test nothing, so it must still find its text exactly once."""
+    _, relative, text, _ = MUTATIONS[name]
+    assert (PROJECT / relative).read_text().count(text) == 1, f"mutation {name}: update tests/mutations.py"
