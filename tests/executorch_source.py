@@ -7,7 +7,9 @@ import pytest
 
 def pytest_addoption(parser):
     parser.addoption("--executorch-source", metavar="DIR", default=None,
-                     help="a checkout of pytorch/executorch (or set EXECUTORCH_SOURCE): the gate then builds "
+                     help="a checkout of pytorch/executorch (or set EXECUTORCH_SOURCE), given as "
+                          "--executorch-source=DIR (pytest reads a separate DIR as a test path and the "
+                          "checkout's pytest.ini as its configuration): the tests then build "
                           "ExecuTorch's OpenVINO runtime backend with and without our C++ patch and runs both")
 
 
