@@ -15,7 +15,7 @@ from packaging.version import Version
 from repro.dependencies import executorch_requirements
 from repro.reports import markdown as md
 from repro.reports.matrix_report import by_release, last_line
-from repro.reports.matrix_row import MatrixRow, recorded
+from repro.reports.matrix_row import MatrixRow, own_output, recorded
 
 TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"  # PyPI's torch for Linux is a CUDA build of GBs
 # ExecuTorch's own supported range (its pyproject's `openvino` extra, its docs): openvino>=2025.1.0,<2026.0.0.
@@ -86,9 +86,7 @@ def outputs(rows: list[MatrixRow], field: str,
             parts.append(f"OpenVINO {release}: not run in this matrix.")
             continue
         run = ran[release]
-        # What the reproducer printed itself; its stderr is torch's and ExecuTorch's import chatter.
-        printed = run.get("stdout") or run["output"]
-        parts.append(f"OpenVINO {release} (exit {run['exit_code']}):\n\n{md.code_block(printed, '')}")
+        parts.append(f"OpenVINO {release} (exit {run['exit_code']}):\n\n{md.code_block(own_output(run), '')}")
     return "\n\n".join(parts)
 
 

@@ -102,3 +102,9 @@ def recorded(row: MatrixRow, field: str) -> Any:
     if value is None:
         raise KeyError(f"OpenVINO {row['release']}: nothing recorded under {field}")
     return value
+
+
+def own_output(run: CommandRun) -> str:
+    """What a reproducer printed itself (its stdout), where it was recorded apart from its stderr (torch's and
+    ExecuTorch's import chatter); else all it printed."""
+    return run.get("stdout") or run["output"]

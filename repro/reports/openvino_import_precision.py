@@ -8,7 +8,7 @@ from repro import attachment_commands as commands
 from repro.reports import markdown as md
 from repro.reports import release_boundaries as boundaries
 from repro.reports.matrix_report import by_release
-from repro.reports.matrix_row import Matrix, MatrixRow, recorded
+from repro.reports.matrix_row import Matrix, MatrixRow, own_output, recorded
 from repro.reports.openvino_issue import CHECKLIST, template_fields
 
 REPRODUCER = md.attachment("openvino_import_precision.py")
@@ -52,5 +52,5 @@ def openvino_import_precision(matrix: Matrix) -> str:
         install=md.code_block(commands.install_line(newest["release"]), "sh"),
         reproducer=REPRODUCER.name,
         reproducer_source=md.details(REPRODUCER.name, md.code_block(REPRODUCER.read_text())),
-        output=md.code_block(run.get("stdout") or run["output"], "text"),
+        output=md.code_block(own_output(run), "text"),
         checklist=md.collapsed("Checked", CHECKLIST))

@@ -4,7 +4,7 @@ that ran it. The costs do not depend on the OpenVINO release, so one run is the 
 
 from repro.reports import markdown as md
 from repro.reports.executorch_issue import measured_rows
-from repro.reports.matrix_row import MatrixRow, recorded
+from repro.reports.matrix_row import MatrixRow, own_output, recorded
 
 
 def newest_output(rows: list[MatrixRow], field: str) -> str:
@@ -14,5 +14,4 @@ def newest_output(rows: list[MatrixRow], field: str) -> str:
     if not ran:
         return "(Not run in this matrix: `repro/matrix.py --executorch` records it.)"
     run = recorded(ran[-1], field)
-    printed = run.get("stdout") or run["output"]
-    return f"Exit {run['exit_code']}:\n\n{md.code_block(printed, '')}"
+    return f"Exit {run['exit_code']}:\n\n{md.code_block(own_output(run), '')}"
