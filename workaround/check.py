@@ -44,30 +44,41 @@ After lowering::
 For a model already exported::
 
     python -m workaround.check model.pte [--json]
-    exit 0: clean, 1: affected, 2: not a readable .pte, or its blobs cannot be opened here and its
-    metadata shows nothing (a blob opens only with the OpenVINO release and CPU that compiled it:
-    check with the OpenVINO you deploy)
+
+Exit status (``EXIT_STATUS``), never 0 or 1 from a crash (``workaround.command_line``): 0 clean, 1 affected,
+2 not a readable .pte (not a regular file, cut short, any extent or index it claims inconsistent with the file:
+checked before anything is judged), or its blobs cannot be opened here and its metadata shows nothing (a blob
+opens only with the OpenVINO release and CPU that compiled it: check with the OpenVINO you deploy), or a usage
+error; 3 the checker failed (a bug to report: --traceback shows where) or could not write its report; 130
+interrupted; 141 the reader of its output went away.
 """
 
 import argparse
 import json
+import re
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from workaround import pte_reader
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, read_mark
+from workaround.command_line import Report, guarded, say
 from workaround.computed_differently import exported_model_findings, semantics_findings
 from workaround.finding_kinds import FindingKind
 from workaround.layouts import same_layout
 from workaround.openvino_types import CompiledModel
 from workaround.provenance import OPENVINO_BACKEND
+from workaround.pte_file import UnreadableFile, read_pte
+from workaround.pte_verifier import MalformedProgram
 
 if TYPE_CHECKING:  # for the annotation only: the checker itself runs without executorch
     from executorch.exir import ExecutorchProgramManager
 
 EXIT_CLEAN, EXIT_AFFECTED, EXIT_UNREADABLE = 0, 1, 2
+EXIT_STATUS = ("exit status: 0 clean (or no OpenVINO delegate), 1 affected, 2 not a readable .pte (or "
+               "nothing could be checked: this OpenVINO cannot open its blobs) or a usage error, 3 the checker "
+               "failed (not a verdict), 130 interrupted, 141 its output's reader went away")
 
 
 # Compile specs that ask a delegate for a precision: OpenVINO's own name, and the workaround's.
@@ -84,19 +95,21 @@ class Finding:
     detail: str
 
 
-class UnreadableProgram(ValueError):
-    """The bytes are not an ExecuTorch program."""
+# What ExecuTorch's OpenVINO backend compiles for: a device name ("CPU", "GPU.1", "AUTO:GPU,CPU"). Another
+# (a corrupted byte) fails at load_method (measured: the Python runtime aborts on it).
+DEVICE = re.compile(r"[A-Z][A-Z0-9_.:,()-]*")
 
 
 def openvino_delegates(pte_bytes: bytes) -> list[pte_reader.Delegate]:
-    """Every OpenVINO delegate in a serialized program, with the tensors its call passes."""
-    if len(pte_bytes) < 8 or pte_bytes[4:6] != b"ET":
-        raise UnreadableProgram("no ExecuTorch program identifier ('ET..') at byte 4")
-    try:
-        found = pte_reader.delegates(pte_bytes)
-    except Exception as error:
-        raise UnreadableProgram(f"cannot read its flatbuffer: {type(error).__name__}: {error}") from error
-    return [delegate for delegate in found if delegate.backend == OPENVINO_BACKEND]
+    """Every OpenVINO delegate in a serialized program, with the tensors its call passes; MalformedProgram
+    unless the whole program is consistent (``workaround.pte_verifier``) and each delegate's device a device."""
+    found = [delegate for delegate in pte_reader.delegates(pte_bytes) if delegate.backend == OPENVINO_BACKEND]
+    for index, delegate in enumerate(found):
+        device = delegate.compile_specs.get("device", b"CPU").rstrip(b"\0").decode("ascii", "backslashreplace")
+        if not DEVICE.fullmatch(device):
+            raise MalformedProgram(f"OpenVINO delegate {index} is compiled for device {device!r}, which is not a "
+                                   "device name")
+    return found
 
 
 def pass_through_outputs(compiled: CompiledModel) -> list[tuple[int, str]]:
@@ -166,20 +179,29 @@ def unrunnable_arguments(delegate: pte_reader.Delegate,
 
 class BlobNotOpened(RuntimeError):
     """This OpenVINO cannot open a delegate's compiled model: a blob opens only with the release (and the CPU
-    features) that compiled it."""
+    features) that compiled it; a corrupted one opens with none (and may fail with a message that is not even
+    text), or opens with names that are not text."""
+
+
+def openvino_release() -> str:
+    from importlib.metadata import version
+
+    return version("openvino")
 
 
 def open_blob(index: int, delegate: pte_reader.Delegate) -> CompiledModel:
-    from importlib.metadata import version
-
     import openvino as ov
 
     try:
         return ov.Core().import_model(delegate.blob, "CPU")
+    except UnicodeDecodeError as error:  # OpenVINO's message quotes the blob's corrupted bytes
+        raise BlobNotOpened(f"OpenVINO {openvino_release()} cannot open delegate {index}'s compiled model (its "
+                            "error message is not even text: the blob is corrupted): checked what the program's "
+                            "own metadata shows only") from error
     except RuntimeError as error:
         lines = [line.strip() for line in str(error).splitlines() if line.strip()]
         reason = next((line for line in lines if line.startswith("[CPU]")), lines[-1] if lines else repr(error))
-        raise BlobNotOpened(f"OpenVINO {version('openvino')} cannot open delegate {index}'s compiled "
+        raise BlobNotOpened(f"OpenVINO {openvino_release()} cannot open delegate {index}'s compiled "
                             f"model ({reason}): checked what the program's own metadata shows only") from error
 
 
@@ -263,8 +285,13 @@ def check_delegates(delegates: list[pte_reader.Delegate], not_opened: list[str] 
     for index, delegate in enumerate(delegates):
         try:
             compiled = open_blob(index, delegate)
-            found = precision(index, delegate, compiled)
-            findings += compiled_model_findings(index, delegate, compiled) + precision_findings(found)
+            try:
+                found = precision(index, delegate, compiled)
+                findings += compiled_model_findings(index, delegate, compiled) + precision_findings(found)
+            except UnicodeDecodeError as error:
+                raise BlobNotOpened(f"OpenVINO {openvino_release()} opens delegate {index}'s compiled model but "
+                                    "its names are not text (the blob is corrupted): checked what the program's "
+                                    "own metadata shows only") from error
             if precisions is not None:
                 precisions.append(found)
         except BlobNotOpened as error:
@@ -272,58 +299,76 @@ def check_delegates(delegates: list[pte_reader.Delegate], not_opened: list[str] 
                 raise
             not_opened.append(str(error))
         # Read from the blob's bytes, so also where this OpenVINO cannot import it.
-        findings += [Finding(kind, index, port, f"OpenVINO delegate {index}: {what}")
-                     for kind, port, what in exported_model_findings(delegate.blob)]
+        try:
+            findings += [Finding(kind, index, port, f"OpenVINO delegate {index}: {what}")
+                         for kind, port, what in exported_model_findings(delegate.blob)]
+        except MalformedProgram as error:
+            raise MalformedProgram(f"OpenVINO delegate {index}: {error}") from error
         findings += segment_finding(index, delegate)
     return findings
 
 
 def check_program(program: "ExecutorchProgramManager | bytes | bytearray | str | Path") -> list[Finding]:
-    """Findings for an ExecutorchProgramManager (``.to_executorch()``), .pte bytes, or a .pte path."""
+    """Findings for an ExecutorchProgramManager (``.to_executorch()``), .pte bytes, or a .pte path. Raises
+    MalformedProgram for an inconsistent program, UnreadableFile for a path that is not a regular file."""
     if isinstance(program, str | Path):
-        program = Path(program).read_bytes()
+        program = read_pte(Path(program))
     buffer = bytes(program if isinstance(program, bytes | bytearray) else program.buffer)
     return check_delegates(openvino_delegates(buffer)) + empty_constant_segment(buffer)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m workaround.check", description=__doc__.splitlines()[0],
-                                     epilog="exit status: 0 clean (or no OpenVINO delegate), 1 affected, "
-                                            "2 not a readable .pte (or nothing could be checked: this OpenVINO "
-                                            "cannot open its blobs) or a usage error")
-    parser.add_argument("pte", type=Path, help="an ExecuTorch .pte file")
-    parser.add_argument("--json", action="store_true", help="print one JSON object with every finding")
-    args = parser.parse_args(argv)
-    try:
-        pte = args.pte.read_bytes()
-        delegates = openvino_delegates(pte)
-    except (OSError, UnreadableProgram) as error:
-        print(f"{args.pte}: not a readable .pte: {error}", file=sys.stderr)
-        return EXIT_UNREADABLE
+class _OneLineErrors(argparse.ArgumentParser):
+    """A usage error as one line on stderr (argparse would print the whole usage first), exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        say(f"{self.prog}: error: {message} (see --help)")
+        sys.exit(EXIT_UNREADABLE)
+
+
+def text_report(pte: Path, delegates: list[pte_reader.Delegate], findings: list[Finding], not_opened: list[str],
+                precisions: list[Precision]) -> list[str]:
+    lines = []
+    for found in precisions:
+        asked = f"asked for {found.asked} ({found.spec})" if found.asked else "asked for nothing"
+        lines.append(f"{pte}: OpenVINO delegate {found.delegate} runs at {found.runs_at} here ({asked})")
+    lines += [f"{pte}: {finding.detail}" for finding in findings]
+    counts = ", ".join(f"{sum(f.kind == kind for f in findings)} {kind.replace('_', ' ')}(s)"
+                       for kind in FindingKind)
+    lines += [f"{pte}: {reason}" for reason in not_opened]
+    verdict = f"AFFECTED: {counts}" if findings else "NOT CHECKED" if not_opened else "clean"
+    if not delegates and not findings:
+        verdict = "nothing to check: this program does not use OpenVINO"
+    return [*lines, f"{pte}: {len(delegates)} OpenVINO delegate(s), {verdict}"]
+
+
+def report(pte: Path, as_json: bool) -> Report:
+    """The check of one file, as the command line prints it. Everything is read and checked before a line
+    is written: an inconsistent file is a verdict of its own (2), never judged on part of it."""
     not_opened: list[str] = []
     precisions: list[Precision] = []
-    findings = check_delegates(delegates, not_opened, precisions) + empty_constant_segment(pte)
-    if args.json:
-        print(json.dumps({"file": str(args.pte), "openvino_delegates": len(delegates),
-                          "findings": [asdict(f) for f in findings], "not_opened": not_opened,
-                          "precision": [asdict(p) for p in precisions]}, indent=1))
-    else:
-        for found in precisions:
-            asked = f"asked for {found.asked} ({found.spec})" if found.asked else "asked for nothing"
-            print(f"{args.pte}: OpenVINO delegate {found.delegate} runs at {found.runs_at} here ({asked})")
-        for finding in findings:
-            print(f"{args.pte}: {finding.detail}")
-        counts = ", ".join(f"{sum(f.kind == kind for f in findings)} {kind.replace('_', ' ')}(s)"
-                           for kind in FindingKind)
-        for reason in not_opened:
-            print(f"{args.pte}: {reason}")
-        verdict = f"AFFECTED: {counts}" if findings else "NOT CHECKED" if not_opened else "clean"
-        if not delegates and not findings:
-            verdict = "nothing to check: this program does not use OpenVINO"
-        print(f"{args.pte}: {len(delegates)} OpenVINO delegate(s), {verdict}")
-    if findings:
-        return EXIT_AFFECTED
-    return EXIT_UNREADABLE if not_opened else EXIT_CLEAN
+    try:
+        data = read_pte(pte)
+        delegates = openvino_delegates(data)
+        findings = check_delegates(delegates, not_opened, precisions) + empty_constant_segment(data)
+    except (UnreadableFile, MalformedProgram) as error:
+        return Report(EXIT_UNREADABLE, [], [f"{pte}: not a readable .pte: {error}"])
+    code = EXIT_AFFECTED if findings else EXIT_UNREADABLE if not_opened else EXIT_CLEAN
+    if not as_json:
+        return Report(code, text_report(pte, delegates, findings, not_opened, precisions), [])
+    return Report(code, [json.dumps({"file": str(pte), "openvino_delegates": len(delegates),
+                                     "findings": [asdict(f) for f in findings], "not_opened": not_opened,
+                                     "precision": [asdict(p) for p in precisions]}, indent=1)], [])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _OneLineErrors(prog="openvino-pte-check", description=__doc__.splitlines()[0], epilog=EXIT_STATUS)
+    parser.add_argument("pte", type=Path, help="an ExecuTorch .pte file")
+    parser.add_argument("--json", action="store_true", help="print one JSON object with every finding")
+    parser.add_argument("--traceback", action="store_true",
+                        help="when the checker itself fails (exit 3), print where, for a bug report (so does "
+                             "OPENVINO_PTE_CHECK_TRACEBACK=1)")
+    args = parser.parse_args(argv)
+    return guarded(parser.prog, lambda: report(args.pte, args.json), args.traceback)
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ from workaround.boundary_marks import read_int64_mark
 from workaround.finding_kinds import FindingKind
 from workaround.openvino_types import CompiledModel, OpenvinoNode
 from workaround.pte_reader import Delegate
+from workaround.pte_verifier import MalformedProgram
 
 # (kind, the argument position it concerns or None, what the delegate does): one class the delegate shows.
 SemanticsFinding = tuple[FindingKind, int | None, str]
@@ -178,19 +179,31 @@ def semantics_findings(delegate: Delegate, compiled: CompiledModel) -> list[Sema
     return boundary_findings(delegate, compiled) + graph_findings(compiled)
 
 
+def pads(layer: exported_model.Layer) -> list[int]:
+    """An AvgPool's padding; MalformedProgram where it is not numbers (a corrupted blob)."""
+    found = []
+    for key in ("pads_begin", "pads_end"):
+        for pad in filter(str.strip, layer.data.get(key, "").split(",")):
+            try:
+                found.append(int(pad))
+            except ValueError:
+                raise MalformedProgram(f"layer {layer.name!r} of the model IR has {key}={layer.data[key]!r}, "
+                                       "not numbers") from None
+    return found
+
+
 def divides_the_ceil_window_by_the_kernel(layer: exported_model.Layer) -> bool:
     """An AvgPool whose ceil window counts padding it was given: OpenVINO divides that window by the whole
     kernel (PyTorch by the part inside the padded input)."""
-    pads = [int(pad) for key in ("pads_begin", "pads_end")
-            for pad in layer.data.get(key, "").split(",") if pad.strip()]
     return (layer.type == "AvgPool" and layer.data.get("rounding_type", "").startswith("ceil")
-            and layer.data.get("exclude-pad") == "false" and any(pads))
+            and layer.data.get("exclude-pad") == "false" and any(pads(layer)))
 
 
 def exported_model_findings(blob: bytes) -> list[SemanticsFinding]:
-    """(kind, None, what) for the classes only the blob's own model shows; none where it cannot be read."""
+    """(kind, None, what) for the classes only the blob's own model shows; none where the blob carries no IR
+    this reads, MalformedProgram where its IR is corrupted."""
     found: list[SemanticsFinding] = []
-    for layer in exported_model.layers(blob) or []:
+    for layer in exported_model.layers(blob):
         if layer.type == "Const" and any(op.startswith("aten.abs.") for op in aten_ops(layer.fused_names)):
             found.append((FindingKind.CONSTANT_ABS_DROPPED, None,
                           f"{layer.name} is a constant computed through an Abs (reflection padding's indices): "

@@ -6,20 +6,33 @@ attributes (an AvgPool's rounding and padding) and each layer's ``fused_names`` 
 into it: an ``Abs`` folded into a constant keeps its name there). The XML is obfuscated with a repeating XOR
 key (OpenVINO's ``src/plugins/intel_cpu/src/utils/codec_xor.cpp``); every IR starts with the same known
 text, so the key is recovered from the blob itself rather than written here, and a release that changes it
-(or stops obfuscating) is still read. A blob whose XML cannot be found gives None: the classes only the XML
-shows are then not checked.
+(or stops obfuscating) is still read. A blob whose XML cannot be found gives no layers: the classes only the
+XML shows are then not checked.
+
+The XML is decoded a chunk at a time and fed to the standard library's pull parser (``XMLPullParser``, what
+``iterparse`` is built on), keeping nothing of an element once it has ended and refusing to nest deeper than
+``MAX_DEPTH``: memory stays a small multiple of the blob whatever the XML holds (docs/measurements.md: the
+whole tree parsed at once took 1.5 GB for a 40 MB IR, and a deeply nested one ran out of memory). No DTD can
+reach the parser (the text must begin with ``IR_START``, the root element's start, after which XML allows no
+DOCTYPE), so there is no entity to expand; ``defusedxml`` would guard against nothing more. XML that is found
+but does not parse is ``MalformedProgram``: the blob is corrupted.
 
 Torch-free and import-free: it reads bytes, so it works where this OpenVINO cannot import the blob.
 """
 
-from dataclasses import dataclass
-from xml.etree import ElementTree
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from xml.etree.ElementTree import Element, ParseError, XMLPullParser
 
 import numpy as np
+
+from workaround.pte_verifier import MalformedProgram
 
 IR_START = b'<?xml version="1.0"?>\n<net '  # how every IR the CPU plugin exports begins
 IR_END = b"</net>"
 LONGEST_KEY = len(IR_START) // 2  # a key is recovered from two periods of known text
+MAX_DEPTH = 256  # an IR nests ~10 deep, each body of a Loop or TensorIterator ~5 more
+FEED = 1 << 16  # bytes given to the parser between reads of its events: what one read can build is bounded
 
 
 @dataclass(frozen=True)
@@ -49,51 +62,85 @@ def key_and_start(blob: np.ndarray) -> tuple[np.ndarray, int] | None:
     return None
 
 
-def last_key_and_start(blob: np.ndarray, window: int = 1 << 20) -> tuple[np.ndarray, int] | None:
-    """``key_and_start`` searched from the end in doubling windows: the CPU plugin writes the IR after the
-    weights, so a 64 MiB blob is read in milliseconds, not seconds; any other layout is still found."""
-    while True:
-        begin = max(0, blob.size - window)
-        if (found := key_and_start(blob[begin:])) is not None:
+def last_key_and_start(blob: np.ndarray, block: int = 1 << 22) -> tuple[np.ndarray, int] | None:
+    """``key_and_start`` searched from the end a block at a time (blocks overlap by the known text): the CPU
+    plugin writes the IR after the weights, so a 64 MiB blob is read in milliseconds, and the search's temporary
+    arrays stay a few times ``block`` whatever the blob's size; any other layout is still found."""
+    overlap = len(IR_START) + LONGEST_KEY
+    for end in range(blob.size, 0, -block):
+        begin = max(0, end - block)
+        if (found := key_and_start(blob[begin:end + overlap])) is not None:
             return found[0], begin + found[1]
-        if begin == 0:
-            return None
-        window *= 2
-
-
-def exported_ir(blob: bytes, chunk: int = 1 << 20) -> str | None:
-    """The IR XML inside a CPU blob, or None where none is found (decoded a chunk at a time: the weights may
-    follow it)."""
-    data = np.frombuffer(blob, np.uint8)
-    found = last_key_and_start(data)
-    if found is None:
-        return None
-    key, start = found
-    chunk -= chunk % key.size  # each chunk starts at the key's first byte
-    decoded = b""
-    for begin in range(start, data.size, chunk):
-        encoded = data[begin:begin + chunk]
-        decoded += (encoded ^ np.resize(key, encoded.size)).tobytes()
-        if (end := decoded.find(IR_END)) >= 0:
-            return decoded[:end + len(IR_END)].decode("utf-8", "replace")
     return None
 
 
-def layers(blob: bytes) -> list[Layer] | None:
-    """Every layer of the model a CPU blob carries, or None where its IR cannot be read."""
-    text = exported_ir(blob)
-    if text is None:
-        return None
+def ir_chunks(blob: bytes, chunk: int = 1 << 20) -> Iterator[bytes]:
+    """The IR XML inside a CPU blob, decoded a chunk at a time up to its closing tag (the weights may follow
+    it); nothing where no IR is found."""
+    data = np.frombuffer(blob, np.uint8)
+    found = last_key_and_start(data)
+    if found is None:
+        return
+    key, start = found
+    chunk = max(chunk - chunk % key.size, key.size)  # each chunk starts at the key's first byte
+    repeated_key = np.tile(key, chunk // key.size)
+    tail = b""  # the end of the last chunk, where a closing tag split between chunks begins
+    for begin in range(start, data.size, chunk):
+        encoded = data[begin:begin + chunk]
+        decoded = (encoded ^ repeated_key[:encoded.size]).tobytes()
+        if (end := (tail + decoded).find(IR_END)) >= 0:
+            yield decoded[:end - len(tail) + len(IR_END)]
+            return
+        yield decoded
+        tail = decoded[-len(IR_END):]
+    raise MalformedProgram("the model IR in an OpenVINO blob never ends (no </net>)")
+
+
+@dataclass
+class _OpenLayer:
+    type: str
+    name: str
+    data: dict[str, str] = field(default_factory=dict)
+    fused: list[str] = field(default_factory=list)
+
+    def layer(self) -> Layer:
+        return Layer(self.type, self.name, self.data,
+                     tuple(name.strip() for value in self.fused for name in value.split(",") if name.strip()))
+
+
+def layers(blob: bytes) -> Iterator[Layer]:
+    """Every layer of the model a CPU blob carries, as the stream of its IR reaches it; none where no IR is
+    found. MalformedProgram where the IR does not parse or nests deeper than MAX_DEPTH."""
+    parser = XMLPullParser(events=("start", "end"))
+    open_elements: list[Element] = []
+    open_layers: list[_OpenLayer] = []
     try:
-        root = ElementTree.fromstring(text)
-    except ElementTree.ParseError:
-        return None
-    found = []
-    for layer in root.iter("layer"):
-        data = layer.find("data")
-        fused = [attribute.get("value", "") for attribute in layer.iter("attribute")
-                 if attribute.get("name") == "fused_names"]
-        found.append(Layer(layer.get("type", ""), layer.get("name", ""),
-                           dict(data.attrib) if data is not None else {},
-                           tuple(name.strip() for value in fused for name in value.split(",") if name.strip())))
-    return found
+        for piece in (chunk[at:at + FEED] for chunk in ir_chunks(blob) for at in range(0, len(chunk), FEED)):
+            parser.feed(piece)
+            for event, element in parser.read_events():
+                if event == "start":
+                    open_elements.append(element)
+                    if len(open_elements) > MAX_DEPTH:
+                        raise MalformedProgram(f"the model IR in an OpenVINO blob nests deeper than {MAX_DEPTH}")
+                    started(element, open_elements, open_layers)
+                    continue
+                open_elements.pop()
+                if element.tag == "layer":
+                    yield open_layers.pop().layer()
+                if open_elements:  # keep nothing of an element that has ended
+                    open_elements[-1].remove(element)
+        if open_elements:
+            parser.close()  # raises: the IR ended inside an element
+    except ParseError as error:
+        raise MalformedProgram(f"the model IR in an OpenVINO blob does not parse ({error})") from error
+
+
+def started(element: Element, open_elements: list[Element], open_layers: list[_OpenLayer]) -> None:
+    """Note what a layer, its data or a fused_names attribute brings as the element starts (its attributes)."""
+    parent = open_elements[-2].tag if len(open_elements) > 1 else None
+    if element.tag == "layer":
+        open_layers.append(_OpenLayer(element.get("type", ""), element.get("name", "")))
+    elif element.tag == "data" and parent == "layer":
+        open_layers[-1].data = dict(element.attrib)
+    elif element.tag == "attribute" and element.get("name") == "fused_names" and open_layers:
+        open_layers[-1].fused.append(element.get("value", ""))

@@ -47,21 +47,28 @@ def test_layers_of_a_cpu_blob_carry_the_attributes_the_runtime_graph_lacks():
 
 
 def test_a_constant_keeps_the_names_of_the_ops_folded_into_it():
-    found = exported_model.layers(folded_constant_blob(ops.abs, "pad/aten.abs.default/Abs"))
+    found = list(exported_model.layers(folded_constant_blob(ops.abs, "pad/aten.abs.default/Abs")))
     constants = [layer for layer in found if "pad/aten.abs.default/Abs" in layer.fused_names]
     assert [layer.type for layer in constants] == ["Const"], found
 
 
 def test_an_ir_not_obfuscated_is_read_too():
     """Period 1, key 0: a release that stopped obfuscating is still read."""
-    text = exported_model.exported_ir(avg_pool_blob("ceil", [1, 1]))
-    assert exported_model.exported_ir(b"header" + text.encode() + b"weights") == text
+    text = b"".join(exported_model.ir_chunks(avg_pool_blob("ceil", [1, 1])))
+    assert text.endswith(b"</net>")
+    assert b"".join(exported_model.ir_chunks(b"header" + text + b"weights")) == text
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64, 1 << 20])
+def test_the_ir_reads_the_same_in_chunks_of_any_size_even_with_its_end_split_between_two(chunk):
+    blob = avg_pool_blob("ceil", [1, 1])
+    assert b"".join(exported_model.ir_chunks(blob, chunk)) == b"".join(exported_model.ir_chunks(blob))
 
 
 @pytest.mark.parametrize("blob", [b"", b"RR_UPCVO" + bytes(range(256)) * 40,
                                   np.random.default_rng(0).bytes(1 << 16)])
-def test_bytes_without_an_ir_read_as_none(blob):
-    assert exported_model.layers(blob) is None
+def test_bytes_without_an_ir_read_as_no_layers(blob):
+    assert list(exported_model.layers(blob)) == []
 
 
 @pytest.mark.parametrize(("rounding", "pads", "exclude_pad", "flagged"), [
