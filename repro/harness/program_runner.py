@@ -65,7 +65,8 @@ class ProgramRun:
 
 
 class ProgramRunner:
-    """``with ProgramRunner("path") as runner: runner.run(pte_path, inputs)`` -> ProgramRun."""
+    """``with ProgramRunner("path") as runner: runner.run(pte_path, inputs)`` -> ProgramRun;
+    ``runner.run(pte_path)`` only loads the program and its ``forward`` method (OK: the runtime accepts it)."""
 
     def __init__(self, load: str, timeout: float = 300, environment: Mapping[str, str] | None = None) -> None:
         """``environment``: variables set for the child on top of this process's (``OV_CPU_MAX_ISA`` to make
@@ -102,14 +103,15 @@ class ProgramRunner:
                 env={**os.environ, **self.environment,
                      "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))})
 
-    def run(self, pte_path: str | Path, inputs: Sequence[Any]) -> ProgramRun:
-        import torch
-
+    def run(self, pte_path: str | Path, inputs: Sequence[Any] | None = None) -> ProgramRun:
         if self.child is None or self.child.poll() is not None:
             self._start()
-        request = {"pte": str(pte_path), "inputs": str(self.workdir / "inputs.pt"),
-                   "outputs": str(self.workdir / "outputs.pt")}
-        torch.save([tensor.clone() for tensor in inputs], request["inputs"])
+        request: dict[str, str] = {"pte": str(pte_path)}
+        if inputs is not None:
+            import torch
+
+            request |= {"inputs": str(self.workdir / "inputs.pt"), "outputs": str(self.workdir / "outputs.pt")}
+            torch.save([tensor.clone() for tensor in inputs], request["inputs"])
         self.log_offset = self.log.stat().st_size  # what the child prints from here on is about this program
         try:
             self.child.stdin.write(json.dumps(request) + "\n")
@@ -126,6 +128,10 @@ class ProgramRunner:
             return ProgramRun(status, f"crashed: {reply['detail']}; log: {self._log_tail()}")
         if status != RunStatus.OK:
             return ProgramRun(status, reply["detail"])
+        if inputs is None:
+            return ProgramRun(status)
+        import torch
+
         result = torch.load(request["outputs"])
         return ProgramRun(status, outputs=result["outputs"], fed=result["fed"])
 
@@ -160,15 +166,21 @@ def how_it_ended(code: int) -> str:
 
 
 def _load_and_run(load, pte, inputs):
+    """The program's outputs for ``inputs``; with inputs None, only load it and its forward method (None)."""
     if load == "module":
         from executorch.extension.pybindings.portable_lib import _load_for_executorch
 
-        return list(_load_for_executorch(pte).forward(inputs))
+        module = _load_for_executorch(pte)
+        if inputs is None:
+            module.load_method("forward")
+            return None
+        return list(module.forward(inputs))
     from executorch.runtime import Runtime
 
     data = Path(pte).read_bytes() if load == "bytes" else pte
     program = Runtime.get().load_program(data)  # keep alive (and `data` with it) while the method runs
-    return list(program.load_method("forward").execute(inputs))
+    method = program.load_method("forward")
+    return None if inputs is None else list(method.execute(inputs))
 
 
 def child_main(load: str) -> None:
@@ -203,13 +215,14 @@ def serve(load: str, replies: IO[str]) -> None:
     for line in sys.stdin:
         request = json.loads(line)
         print(STARTING, file=sys.stderr, flush=True)
-        fed = torch.load(request["inputs"])
+        fed = torch.load(request["inputs"]) if "inputs" in request else None
         try:
             outputs = _load_and_run(load, request["pte"], fed)
         except Exception as error:
             reply = {"status": RunStatus.RUNTIME_FAILED, "detail": f"{type(error).__name__}: {error}"}
         else:
-            torch.save({"outputs": outputs, "fed": fed}, request["outputs"])
+            if fed is not None:
+                torch.save({"outputs": outputs, "fed": fed}, request["outputs"])
             reply = {"status": RunStatus.OK, "detail": ""}
         replies.write(json.dumps(reply) + "\n")
         replies.flush()

@@ -1,0 +1,54 @@
+"""The checker's differential fuzz in full: every truncation and single-byte flip of both tracked sample programs
+(``tests/checker_fuzz.py``), each loaded by path in ExecuTorch's runtime and checked by the checker, both in
+processes of their own. Prints one JSON object: the counts, the time, and every disagreement (a file the runtime
+refuses that the checker calls clean, a checker exit other than 0, 1 or 2, a traceback). Exit 1 if there is one.
+
+    python -m benchmarks.checker_fuzz [--jobs 2] [--limit N]
+"""
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict
+from pathlib import Path
+
+from repro.harness.program_runner import ProgramRunner
+from tests.checker_fuzz import CheckerRunner, corpus, differ
+
+
+def sweep(mutants, folder):
+    with ProgramRunner("path", timeout=60) as runtime, CheckerRunner() as checker:
+        return differ(mutants, runtime, checker, folder)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.checker_fuzz", description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2, help="runtime/checker pairs run side by side (default 2)")
+    parser.add_argument("--limit", type=int, help="only every Nth file of the corpus (a quick look)")
+    args = parser.parse_args(argv)
+    if args.jobs < 1 or (args.limit is not None and args.limit < 1):
+        parser.error("--jobs and --limit must be positive")
+    mutants = list(corpus())[::args.limit or 1]
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as folder, ThreadPoolExecutor(args.jobs) as pool:
+        shares = [mutants[job::args.jobs] for job in range(args.jobs)]
+        folders = [Path(folder) / str(job) for job in range(args.jobs)]
+        for job_folder in folders:
+            job_folder.mkdir()
+        results = list(pool.map(sweep, shares, folders))
+    counts: dict[str, int] = {}
+    found = []
+    for disagreements, share_counts in results:
+        found += disagreements
+        for key, value in share_counts.items():
+            counts[key] = counts.get(key, 0) + value
+    print(json.dumps({"files": len(mutants), "seconds": round(time.monotonic() - started, 1), "counts": counts,
+                      "disagreements": [asdict(d) for d in found]}, indent=1))
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
