@@ -73,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             "bytes", environment=conformance.F32_ENVIRONMENT) as runner:
         outcomes = conformance.run_sweep(cases, runner, folder, (STOCK, WORKAROUND), progress)
     if args.markdown:
+        args.markdown.parent.mkdir(parents=True, exist_ok=True)
         args.markdown.write_text(conformance_record.markdown(outcomes, release))
     if args.record:
         conformance_record.record(release, outcomes, replace=args.shard is None and args.ops is None)

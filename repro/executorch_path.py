@@ -40,7 +40,7 @@ if not __package__:
 
 from repro.harness import candidates, cli, quiet
 from repro.harness.case_record import CaseRecord
-from repro.harness.case_runs import GATE_LOADS, run_case
+from repro.harness.case_runs import GATE_LOADS, run_case, saved_program
 from repro.harness.catalogue import CASES, CATALOGUE
 from repro.harness.cli import ExitStatus
 from repro.harness.lowerings import LOWERINGS
@@ -124,7 +124,9 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
                         help="run only this catalogue case (repeatable; the names are in "
                              "repro/harness/catalogue.py)")
     parser.add_argument("--replay", action="store_true", help="replay each delegate's blob in plain OpenVINO")
-    parser.add_argument("--save-dir", type=Path, help="write each case's .pte file here")
+    parser.add_argument("--save-dir", type=Path, help="write each case's .pte file here (CASE.PARTITIONER.pte; "
+                                                      "one already there is an error unless --force)")
+    parser.add_argument("--force", action="store_true", help="with --save-dir: overwrite .pte files already there")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show what torch, torchao and the runtime print while they load (hidden by default)")
@@ -143,8 +145,17 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--transform-pass goes with a candidate partitioner (--partitioner module.path:ClassName)")
     else:
         args.lowering = LOWERINGS[args.partitioner]
+    if args.force and not args.save_dir:
+        parser.error("--force goes with --save-dir")
     if args.save_dir:
         cli.require_writable(parser, "--save-dir", args.save_dir)
+        cases = [CASES[name] for name in args.case] if args.case else CATALOGUE
+        paths = [saved_program(args.save_dir, case, args.lowering) for case in cases]
+        there = [path.name for path in paths if path.exists()]
+        if there and not args.force:
+            parser.error(f"--save-dir: {args.save_dir} already holds {len(there)} of the programs this run writes "
+                         f"({', '.join(there[:3])}{', ...' if len(there) > 3 else ''}): give another folder, or "
+                         "--force to overwrite them")
     return args
 
 

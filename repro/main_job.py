@@ -43,6 +43,18 @@ def run(script: str, arguments: Sequence[str], verbose: bool) -> int | None:
     return result.returncode
 
 
+def unknown_cases(names: list[str]) -> list[str]:
+    """The names that are not catalogue cases, checked before any reproducer runs (the catalogue imports torch:
+    only when a case is named). Where torch is missing the ExecuTorch reproducer says so itself."""
+    if not names:
+        return []
+    try:
+        from repro.harness.catalogue import CASES
+    except ImportError:
+        return []
+    return [name for name in names if name not in CASES]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 every reproducer ran (bug found or not), "
                         "2 usage error, 125 some reproducer could not test")
@@ -51,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--case", action="append", default=[], metavar="NAME",
                         help="run only this ExecuTorch case (repeatable; see executorch_path.py --help)")
     args = parser.parse_args(argv)
+    if unknown := unknown_cases(args.case):
+        parser.error(f"--case: no such case: {', '.join(unknown)} (the names are in repro/harness/catalogue.py)")
     found = {}
     for title, (script, *arguments) in REPRODUCERS:
         if script == "executorch_path.py":

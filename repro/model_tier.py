@@ -9,6 +9,7 @@ Exit status: 0 every workaround run equals eager, 1 some workaround run does not
 """
 
 import contextlib
+import importlib.util
 import json
 import sys
 import tempfile
@@ -46,7 +47,8 @@ def table(records: Sequence[CaseRecord], loads: Sequence[str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 every workaround run equals eager, 1 some "
-                        "workaround run does not, 2 usage error")
+                        "workaround run does not, 2 usage error, 125 could not test (transformers or the "
+                        "ExecuTorch stack is missing)")
     parser.add_argument("--models", type=lambda text: [item for item in text.split(",") if item],
                         help="comma-separated model names (default: all)")
     parser.add_argument("--json", type=Path, help="also write the records to this file")
@@ -55,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
         cli.require_writable(parser, "--json", args.json.parent)
     if unknown := [name for name in args.models or [] if name not in real_models.MODELS]:
         parser.error(f"--models: unknown {', '.join(unknown)} (known: {', '.join(real_models.MODELS)})")
+    if missing := [name for name in ("transformers", "executorch") if importlib.util.find_spec(name) is None]:
+        print(f"COULD NOT TEST: {', '.join(missing)} not installed (tox -e models installs the model tier's "
+              "stack)", file=sys.stderr)
+        return ExitStatus.UNTESTABLE
     from repro.harness.case_runs import GATE_LOADS, run_case  # torch, executorch: after the usage checks
     from repro.harness.lowerings import STOCK, WORKAROUND
     from repro.harness.program_runner import ProgramRunner
@@ -69,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                 records.append(run_case(case, lowering, runners, folder))
     print(table(records, GATE_LOADS))
     if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps([{k: v for k, v in r.items() if k != "traceback"} for r in records],
                                         indent=1, default=str))
     failing = [r["case"] for r in records

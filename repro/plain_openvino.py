@@ -392,7 +392,9 @@ def untestable(reason: str, as_json: bool) -> int:
     return EXIT_UNTESTABLE
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, only_api: str | None = None) -> int:
+    """``only_api``: the API of the script that calls this one (plain_openvino_c.py, plain_openvino_cpp.py);
+    another --api is a usage error there, not silently overridden."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      epilog="exit status (git-bisect convention): 0 correct, 1 bug reproduced, "
                                             "2 usage error, 125 could not test")
@@ -400,6 +402,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--api", choices=("all", *APIS), default="all",
                         help="which OpenVINO API to drive (default: every one this wheel and machine allow)")
     args = parser.parse_args(argv)
+    if only_api is not None:
+        if args.api not in ("all", only_api):
+            parser.error(f"--api {args.api}: this script drives the {only_api} API only (plain_openvino.py drives "
+                         "any)")
+        args.api = only_api
     if IMPORT_ERROR:
         return untestable("cannot import OpenVINO's Python API or numpy\n" + IMPORT_ERROR, args.json)
     core = ov.Core()

@@ -157,7 +157,7 @@ def c_api_runner(lib: ctypes.CDLL) -> Callable[..., bool]:
 
 def main(argv: list[str] | None = None) -> int:
     plain = importlib.import_module(f"{__package__}.plain_openvino" if __package__ else "plain_openvino")
-    return plain.main(["--api", "c", *(sys.argv[1:] if argv is None else argv)])
+    return plain.main(sys.argv[1:] if argv is None else argv, only_api="c")
 
 
 if __name__ == "__main__":

@@ -130,7 +130,7 @@ def run() -> tuple[list[dict[str, Any]], str]:
 
 def main(argv: list[str] | None = None) -> int:
     plain = importlib.import_module(f"{__package__}.plain_openvino" if __package__ else "plain_openvino")
-    return plain.main(["--api", "cpp", *(sys.argv[1:] if argv is None else argv)])
+    return plain.main(sys.argv[1:] if argv is None else argv, only_api="cpp")
 
 
 if __name__ == "__main__":

@@ -90,6 +90,11 @@ def load_outcome(case: Case, run: ProgramRun, inputs: Sequence[torch.Tensor], ex
             "inputs_intact": all(max_abs_diff(a, b) == 0 for a, b in zip(run.fed, inputs, strict=True))}
 
 
+def saved_program(save_dir: str | Path, case: Case, lowering: Lowering) -> Path:
+    """Where ``run_case`` saves the case's program."""
+    return Path(save_dir) / f"{case.name}.{lowering.name}.pte"
+
+
 def run_case(case: Case, lowering: Lowering, runners: Mapping[str, ProgramRunner], save_dir: str | Path, *,
              with_replay: bool = False, config: Any = None) -> CaseRecord:
     """Lower (as the ``Lowering`` says), save, run with every runner and compare one case; failures become
@@ -115,7 +120,7 @@ def run_case(case: Case, lowering: Lowering, runners: Mapping[str, ProgramRunner
         return record
     record["delegates"] = len(program.executorch_program.execution_plan[0].delegates)
     record["delegated_ops"], record["ops_outside"], record["declared_dim_orders"] = inside, outside, declared
-    path = Path(save_dir) / f"{case.name}.{lowering.name}.pte"
+    path = saved_program(save_dir, case, lowering)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(program.buffer)
     record["pte"] = str(path)

@@ -52,11 +52,18 @@ def positive_int(text: str) -> int:
 
 
 def cannot_write_into(folder: Path) -> str | None:
-    """Why a file cannot be written into ``folder`` (created if missing), or None. A real write, so
-    that root, for whom os.access says yes almost everywhere, learns it before the long run."""
+    """Why files cannot be written into ``folder`` (or the folders that would be made for it), or None. A real
+    write (root is told yes by os.access almost everywhere) into the nearest folder that exists, creating
+    nothing: a usage error found later must not leave folders behind."""
+    existing = folder
+    while not existing.exists():
+        if existing.is_symlink():
+            return f"{existing} is a symbolic link to nothing"
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"{existing} is not a folder"
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
+        with tempfile.TemporaryFile(dir=existing):
             return None
     except OSError as error:
         return error.strerror or str(error)

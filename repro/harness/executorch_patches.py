@@ -160,12 +160,11 @@ def with_search_paths(python_path: str | Path | None = None, library_path: str |
 def main(argv: list[str] | None = None) -> None:
     """``python -m repro.harness.executorch_patches overlay DIR`` / ``build DIR --source CHECKOUT``: make the
     patched backend for a run by hand, and print the variable to set."""
-    import argparse
+    from repro.harness import cli
 
-    parser = argparse.ArgumentParser(prog="python -m repro.harness.executorch_patches",
-                                     description="ExecuTorch's OpenVINO backend with our patches, for a run by "
-                                                 "hand; exit status: 0 made, 1 a patch or the build failed, "
-                                                 "2 usage error")
+    parser = cli.OneLineErrors(prog="python -m repro.harness.executorch_patches",
+                               description="ExecuTorch's OpenVINO backend with our patches, for a run by hand; "
+                                           "exit status: 0 made, 1 a patch or the build failed, 2 usage error")
     commands = parser.add_subparsers(dest="command", required=True)
     overlay_command = commands.add_parser("overlay", help="the Python series applied to a copy of the installed "
                                                           "backend (then: PYTHONPATH=DIR)")
@@ -178,8 +177,10 @@ def main(argv: list[str] | None = None) -> None:
     build_command_parser.add_argument("--source", type=Path, default=None,
                                       help=f"an ExecuTorch checkout (default: ${SOURCE_VARIABLE})")
     args = parser.parse_args(argv)
-    if args.folder.exists():
+    if args.folder.exists() or args.folder.is_symlink():
         parser.error(f"{args.folder} exists: give a new folder (nothing is overwritten)")
+    if problem := cli.cannot_write_into(args.folder):
+        parser.error(f"cannot write {args.folder}: {problem}")
     source = None
     if args.command == "build":
         try:

@@ -41,3 +41,18 @@ def test_bad_input_is_one_line_and_exit_2_before_anything_is_written(tmp_path, a
     assert message in line
     assert (out / "matrix.json").read_text() == "earlier results"
     assert not (tmp_path / "envs").exists() or not any((tmp_path / "envs").iterdir())
+
+
+@pytest.mark.parametrize("arguments", [["--versions", "2026.4.1,9999.1"], ["--executorch-source", "/tmp"]],
+                         ids=["unknown_release", "source_alone"])
+def test_a_usage_error_creates_none_of_the_folders_it_was_given(tmp_path, arguments):
+    """--out, --reports and --cache were created before a later check failed (with the defaults: out/matrix and
+    .matrix/envs in the checkout)."""
+    folders = {option: tmp_path / "new" / option.strip("-") / "nested"
+               for option in ("--out", "--reports", "--cache")}
+    given = [part for option, folder in folders.items() for part in (option, str(folder))]
+    result = run_cli("python", REPRO / "matrix.py", *arguments, *given, timeout=300)
+    assert result.returncode == 2
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("matrix.py: error: ")
+    assert not (tmp_path / "new").exists()
