@@ -100,14 +100,19 @@ class Finding:
 DEVICE = re.compile(r"[A-Z][A-Z0-9_.:,()-]*")
 
 
+def spec_text(value: bytes) -> str:
+    """A compile spec's value as ExecuTorch's OpenVINO backend reads it: a C string, up to its first NUL."""
+    return value.split(b"\0")[0].decode("ascii", "backslashreplace")
+
+
 def openvino_delegates(pte_bytes: bytes) -> list[pte_reader.Delegate]:
     """Every OpenVINO delegate in a serialized program, with the tensors its call passes; MalformedProgram
     unless the whole program is consistent (``workaround.pte_verifier``) and each delegate's device a device."""
     found = [delegate for delegate in pte_reader.delegates(pte_bytes) if delegate.backend == OPENVINO_BACKEND]
     for index, delegate in enumerate(found):
-        device = delegate.compile_specs.get("device", b"CPU").rstrip(b"\0").decode("ascii", "backslashreplace")
+        device = spec_text(delegate.compile_specs.get("device", b"CPU"))
         if not DEVICE.fullmatch(device):
-            raise MalformedProgram(f"OpenVINO delegate {index} is compiled for device {device!r}, which is not a "
+            raise MalformedProgram(f"OpenVINO delegate {index} is compiled for device '{device}', which is not a "
                                    "device name")
     return found
 
@@ -238,7 +243,7 @@ def precision(index: int, delegate: pte_reader.Delegate, compiled: CompiledModel
     hint = compiled.get_property("INFERENCE_PRECISION_HINT")  # an element type: 2023.0's has no to_string
     runs_at = hint.get_type_name() if hasattr(hint, "get_type_name") else str(hint)
     spec = next((key for key in PRECISION_SPECS if key in delegate.compile_specs), None)
-    asked = delegate.compile_specs[spec].rstrip(b"\0").decode() if spec else None
+    asked = spec_text(delegate.compile_specs[spec]) if spec else None
     return Precision(index, runs_at, asked, spec)
 
 

@@ -20,6 +20,7 @@ but does not parse is ``MalformedProgram``: the blob is corrupted.
 Torch-free and import-free: it reads bytes, so it works where this OpenVINO cannot import the blob.
 """
 
+import codecs
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element, ParseError, XMLPullParser
@@ -112,11 +113,14 @@ def layers(blob: bytes) -> Iterator[Layer]:
     """Every layer of the model a CPU blob carries, as the stream of its IR reaches it; none where no IR is
     found. MalformedProgram where the IR does not parse or nests deeper than MAX_DEPTH."""
     parser = XMLPullParser(events=("start", "end"))
+    # Bytes that are not UTF-8 are read as U+FFFD, as OpenVINO's own XML reader (pugixml) reads them without a
+    # word (measured: the runtime loads a blob whose IR has one, so the checker must not call it corrupted).
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     open_elements: list[Element] = []
     open_layers: list[_OpenLayer] = []
     try:
         for piece in (chunk[at:at + FEED] for chunk in ir_chunks(blob) for at in range(0, len(chunk), FEED)):
-            parser.feed(piece)
+            parser.feed(decoder.decode(piece))
             for event, element in parser.read_events():
                 if event == "start":
                     open_elements.append(element)

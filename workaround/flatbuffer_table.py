@@ -57,15 +57,19 @@ class Node:
         start, count = self._vector(offset)
         return bytes(self.table.Bytes[start:start + count])
 
-    def text(self, field: int, what: str) -> str:
-        """A string field ("" when absent); one that is not UTF-8 is MalformedProgram."""
+    def string_bytes(self, field: int) -> bytes:
+        """A string field's bytes (b"" when absent), whatever they hold."""
         offset = self._at(field)
-        if not offset:
-            return ""
+        return bytes(self.table.String(self.table.Pos + offset)) if offset else b""
+
+    def text(self, field: int, what: str) -> str:
+        """A string field ("" when absent) that the runtime looks things up by: one that is not UTF-8 is
+        MalformedProgram."""
         try:
-            return str(self.table.String(self.table.Pos + offset).decode())
+            return self.string_bytes(field).decode()
         except UnicodeDecodeError as error:
-            raise MalformedProgram(f"{what} is not text ({error.reason})", self.table.Pos + offset) from error
+            where = self.table.Pos + self._at(field)
+            raise MalformedProgram(f"{what} is not text ({error.reason})", where) from error
 
     def name(self, field: int, pattern: re.Pattern[str], what: str) -> str:
         """A string field that must be a name of ``pattern``'s form."""

@@ -43,9 +43,10 @@ INDEX_LISTS = {"IntList": 0, "TensorList": 0, "OptionalTensorList": -1}
 
 
 def planned_buffer_sizes(plan: Node) -> list[int]:
-    """The sizes of the method's planned buffers (entry 0 is reserved: memory ids count from 1)."""
+    """The sizes of the method's planned buffers (entry 0 is reserved and never allocated: memory ids count
+    from 1)."""
     sizes = plan.numbers(PLAN_BUFFER_SIZES, number_types.Int64Flags)
-    for index, size in enumerate(sizes):
+    for index, size in enumerate(sizes[1:], start=1):
         if not 0 <= size < LARGEST_BUFFER:
             raise MalformedProgram(f"planned buffer {index} claims {size} bytes")
     return sizes

@@ -175,7 +175,9 @@ def delegates(pte: bytes) -> list[Delegate]:
             else:
                 raise MalformedProgram(f"delegate {index}'s data location is {location}: neither inline nor a "
                                        "segment")
-            specs = {spec.text(COMPILE_SPEC_KEY, f"a compile spec key of delegate {index}"):
+            # Keys the runtime does not look for may hold anything (measured: it loads a program whose key is
+            # not UTF-8), so they are read as they are.
+            specs = {spec.string_bytes(COMPILE_SPEC_KEY).decode(errors="backslashreplace"):
                      spec.raw(COMPILE_SPEC_VALUE) for spec in delegate.children(DELEGATE_COMPILE_SPECS)}
             found.append(Delegate(backend, blob, location == LOCATION_SEGMENT, calls.get(index, []), specs))
     return found

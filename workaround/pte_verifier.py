@@ -55,12 +55,12 @@ def layout(pte: bytes) -> Layout:
     if size < 32:
         raise MalformedProgram(f"the extended header is cut short ({size} bytes of the file)", 8)
     header_length = int.from_bytes(pte[12:16], "little")
-    if header_length < 24 or 8 + header_length > size:
-        raise MalformedProgram(f"the extended header claims {header_length} bytes", 12)
+    if header_length < 24:  # what the runtime requires of it (it reads no more than it needs)
+        raise MalformedProgram(f"the extended header claims {header_length} bytes, fewer than its 24", 12)
     program_size = int.from_bytes(pte[16:24], "little")
     segment_base = int.from_bytes(pte[24:32], "little")
     segment_data = int.from_bytes(pte[32:40], "little") if header_length >= 32 else 0
-    if not 8 + header_length <= program_size <= size:
+    if not 8 <= program_size <= size:
         raise MalformedProgram(f"the extended header claims a {program_size}-byte program in a {size}-byte file",
                                16)
     if segment_base and not program_size <= segment_base <= size:

@@ -55,6 +55,8 @@ BAD_FILES = [
     ("empty", b"", "the identifier is 'nothing (the file is shorter)'"),
     ("seven_bytes", b"\x00ET12\x00\x00", "the identifier is 'nothing (the file is shorter)'"),
     ("text", b"hello, this is not a program\n", "not an ExecuTorch program: the identifier is 'o, t'"),
+    ("stock_cut_inside_its_program", truncated(STOCK, 1100).data,
+     "byte 16: the extended header claims a 1200-byte program in a 1100-byte file"),
     ("stock_cut_at_its_segment", truncated(STOCK, SEGMENT_BASE).data,
      f"claims {SEGMENT_SIZE} bytes of segments from byte {SEGMENT_BASE}: the file ends at {SEGMENT_BASE}"),
     ("stock_one_byte_short", truncated(STOCK, SEGMENT_BASE + SEGMENT_SIZE - 1).data,
@@ -69,6 +71,17 @@ BAD_FILES = [
     ("delegate_table_flipped", flipped(STOCK, 160).data, "not a readable .pte: byte "),
     ("dim_order_out_of_range", dim_order_out_of_range(),
      "has dim order [0, 7], which is not an order of its 2 dims"),
+    # Flips of the workaround sample the runtime refuses at load_method (or aborts on), found by the fuzz:
+    ("planned_beyond_its_buffer", flipped(WORKAROUND, 2594).data, "of planned memory 1, ends beyond its 64 bytes"),
+    ("planned_in_no_memory", flipped(WORKAROUND, 2684).data,
+     "value 0 is planned in memory 254: the method plans 1"),
+    ("planned_buffer_of_a_terabyte", flipped(WORKAROUND, 2012).data,
+     "planned buffer 1 claims 1095216660544 bytes"),
+    ("unknown_scalar_type", flipped(WORKAROUND, 2554).data, "value 1 is a tensor of unknown scalar type 112"),
+    ("negative_sizes", flipped(WORKAROUND, 2703).data, "value 0 is a tensor of negative sizes [-16777214, 3]"),
+    ("unknown_instruction", flipped(WORKAROUND, 2231).data, "instruction 1 of a chain is of unknown kind 253"),
+    ("device_not_a_name", flipped(WORKAROUND, 2068).data, "compiled for device '\\xbcPU', which is not a device"),
+    ("method_name_not_text", flipped(WORKAROUND, 3176).data, "a method's name is not text"),
 ]
 
 
@@ -99,18 +112,20 @@ def test_what_is_not_a_regular_file_is_refused_at_once(tmp_path, make, says):
     assert result.stderr.splitlines() == [f"{path}: not a readable .pte: {says}"]
 
 
-@pytest.mark.parametrize(("position", "code", "says"), [
-    (1359, 1, "cannot open delegate 0's compiled model"),  # the blob's header: OpenVINO's import fails
-    (1959, 2, "the model IR in an OpenVINO blob does not parse"),  # inside its IR
+@pytest.mark.parametrize(("position", "says"), [
+    (1359, ["cannot open delegate 0's compiled model"]),  # the blob's header: no OpenVINO imports it
+    # A name in its IR: OpenVINO 2026.4.1 imports it (so does the runtime), its names are not text; another
+    # release cannot open the blob at all.
+    (1959, ["opens delegate 0's compiled model but its names are not text", "cannot open delegate 0's compiled"]),
 ])
-def test_a_corrupted_blob_is_never_a_traceback(tmp_path, position, code, says):
+def test_a_corrupted_blob_is_never_a_traceback(tmp_path, position, says):
     """Flips that OpenVINO's import, or the imported model's names, failed on with UnicodeDecodeError (a
-    traceback, exit 1). A blob that does not open leaves the metadata's finding (the blob is in a segment): 1;
-    a corrupted IR is an inconsistent file: 2."""
+    traceback, exit 1). The blob is reported as not opened, and the metadata's finding stands (the blob is in
+    a segment): affected."""
     result = run_cli(*CHECK, written(tmp_path, "model.pte", flipped(STOCK, position).data), timeout=120)
-    assert result.returncode == code, result.stdout + result.stderr
+    assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
-    assert says in result.stdout + result.stderr
+    assert any(text in result.stdout for text in says), result.stdout
 
 
 def avg_pool_ir(pads_begin: str) -> bytes:
@@ -135,11 +150,21 @@ def test_a_blob_whose_ir_is_corrupted_is_unreadable_naming_it(tmp_path, ir, says
     assert "OpenVINO delegate 0: " in assert_one_line(result, 2, says)
 
 
-# Runs a command and prints its exit code and peak memory: a child's peak counts what it had before its exec, so the
-# command is started from this small process, not from the test's (pytest with torch: ~500 MB).
+# Runs a command and prints its exit code and peak memory: a child's peak counts what it had before its exec,
+# so the command is started from this small process, not from the test's (pytest with torch: ~500 MB).
 MEASURED = ("import resource, subprocess, sys\n"
-            "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode\n"
+            "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)"
+            ".returncode\n"
             "print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)\n")
+
+
+def test_an_ir_byte_that_is_not_utf8_is_read_as_openvino_reads_it(tmp_path):
+    """OpenVINO's XML reader takes such a byte without a word (the runtime loads a blob whose IR has one:
+    1,484 of the fuzz's flips), so the checker reads on rather than calling the file unreadable."""
+    ir = avg_pool_ir("1, 1").replace(b'pads_begin="1, 1"', b'pads_begin="1, 1" name="\xff"', 1)
+    result = run_cli(*CHECK, written(tmp_path, "model.pte", with_blob(b"weights" + ir)), timeout=120)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "averages with ceil_mode" in result.stdout, "the IR was read: its AvgPool found"
 
 
 def peak_memory_of(command: list[str]) -> tuple[int, int]:
