@@ -3,10 +3,9 @@
 processes of their own. Prints one JSON object: the counts, the time, and every disagreement (a file the runtime
 refuses that the checker calls clean, a checker exit other than 0, 1 or 2, a traceback). Exit 1 if there is one.
 
-    python -m benchmarks.checker_fuzz [--jobs 2] [--limit N]
+    python -m benchmarks.checker_fuzz [--jobs 2] [--every N]
 """
 
-import argparse
 import json
 import sys
 import tempfile
@@ -15,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
 
+from repro.harness import cli
 from repro.harness.program_runner import ProgramRunner
 from tests.checker_fuzz import CheckerRunner, corpus, differ
 
@@ -25,13 +25,14 @@ def sweep(mutants, folder):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.checker_fuzz", description=__doc__.splitlines()[0])
-    parser.add_argument("--jobs", type=int, default=2, help="runtime/checker pairs run side by side (default 2)")
-    parser.add_argument("--limit", type=int, help="only every Nth file of the corpus (a quick look)")
+    parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 no disagreement, 1 some, 2 usage error",
+                        prog="python -m benchmarks.checker_fuzz")
+    parser.add_argument("--jobs", type=cli.positive_int, default=2,
+                        help="runtime/checker pairs run side by side (default 2)")
+    parser.add_argument("--every", type=cli.positive_int, default=1,
+                        help="only every Nth file of the corpus (a quick look; default 1: all)")
     args = parser.parse_args(argv)
-    if args.jobs < 1 or (args.limit is not None and args.limit < 1):
-        parser.error("--jobs and --limit must be positive")
-    mutants = list(corpus())[::args.limit or 1]
+    mutants = list(corpus())[::args.every]
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as folder, ThreadPoolExecutor(args.jobs) as pool:
         shares = [mutants[job::args.jobs] for job in range(args.jobs)]

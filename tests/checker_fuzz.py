@@ -134,6 +134,10 @@ def serve() -> None:
             print(json.dumps(reply), flush=True)
 
 
+RUNTIME_VERDICTS = {RunStatus.OK: "loads", RunStatus.RUNTIME_FAILED: "refuses", RunStatus.CRASHED: "crashes",
+                    RunStatus.TIMED_OUT: "hangs"}
+
+
 @dataclass(frozen=True)
 class Disagreement:
     mutant: str
@@ -157,17 +161,18 @@ def disagreement(mutant: Mutant, runtime_status: RunStatus, runtime_detail: str,
 
 def differ(mutants: list[Mutant], runtime: ProgramRunner, checker: CheckerRunner,
            folder: Path) -> tuple[list[Disagreement], dict[str, int]]:
-    """Every disagreement over ``mutants``, and how many files the runtime loaded, refused, and the checker
-    called clean, affected and unreadable."""
+    """Every disagreement over ``mutants``, and how many files each pair of verdicts had ("runtime loads,
+    checker 2": the runtime loads it and the checker calls it unreadable; "runtime crashes": it killed the
+    process)."""
     found: list[Disagreement] = []
-    counts = {"runtime loads": 0, "runtime refuses": 0, "checker 0": 0, "checker 1": 0, "checker 2": 0}
+    counts: dict[str, int] = {}
     for mutant_ in mutants:
         path = folder / "mutant.pte"
         path.write_bytes(mutant_.data)
         loaded = runtime.run(path)
         checked = checker.run(path, "--json")
-        counts["runtime loads" if loaded.status == RunStatus.OK else "runtime refuses"] += 1
-        counts[f"checker {checked.exit}"] = counts.get(f"checker {checked.exit}", 0) + 1
+        pair = f"runtime {RUNTIME_VERDICTS[loaded.status]}, checker {checked.exit}"
+        counts[pair] = counts.get(pair, 0) + 1
         if (problem := disagreement(mutant_, loaded.status, loaded.detail, checked)) is not None:
             found.append(problem)
     return found, counts

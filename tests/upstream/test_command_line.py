@@ -86,9 +86,9 @@ def test_the_checker_states_its_exit_codes_in_help():
     if result.returncode and "No module named" in result.stderr:
         pytest.skip(f"the checker needs flatbuffers, openvino and numpy: {result.stderr.strip().splitlines()[-1]}")
     assert result.returncode == 0, result.stderr[-2000:]
-    assert ("exit status: 0 clean (or no OpenVINO delegate), 1 affected, 2 not a readable .pte (or nothing could be "
-            "checked: this OpenVINO cannot open its blobs) or a usage error, 3 the checker failed (not a verdict), "
-            "130 interrupted, 141 its output's reader went away") in " ".join(result.stdout.split())
+    assert ("exit status: 0 clean (or no OpenVINO delegate), 1 affected, 2 not a readable .pte (or nothing could "
+            "be checked: this OpenVINO cannot open its blobs) or a usage error, 3 the checker failed (not a "
+            "verdict), 130 interrupted, 141 its output's reader went away") in " ".join(result.stdout.split())
 
 
 TOX = shutil.which("tox")
