@@ -53,17 +53,16 @@ error; 3 the checker failed (a bug to report: --traceback shows where) or could 
 interrupted; 141 the reader of its output went away.
 """
 
-import argparse
 import json
 import re
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 from workaround import pte_reader
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, read_mark
-from workaround.command_line import Report, guarded, say
+from workaround.command_line import OneLineErrors, Report, guarded
 from workaround.computed_differently import exported_model_findings, semantics_findings
 from workaround.finding_kinds import FindingKind
 from workaround.layouts import same_layout
@@ -105,10 +104,10 @@ def spec_text(value: bytes) -> str:
     return value.split(b"\0")[0].decode("ascii", "backslashreplace")
 
 
-def openvino_delegates(pte_bytes: bytes) -> list[pte_reader.Delegate]:
-    """Every OpenVINO delegate in a serialized program, with the tensors its call passes; MalformedProgram
-    unless the whole program is consistent (``workaround.pte_verifier``) and each delegate's device a device."""
-    found = [delegate for delegate in pte_reader.delegates(pte_bytes) if delegate.backend == OPENVINO_BACKEND]
+def openvino_delegates(program: pte_reader.ProgramContents) -> list[pte_reader.Delegate]:
+    """Every OpenVINO delegate of a program read by ``pte_reader.read`` (which refuses an inconsistent one), with
+    the tensors its call passes; MalformedProgram unless each one's device is a device."""
+    found = [delegate for delegate in program.delegates if delegate.backend == OPENVINO_BACKEND]
     for index, delegate in enumerate(found):
         device = spec_text(delegate.compile_specs.get("device", b"CPU"))
         if not DEVICE.fullmatch(device):
@@ -267,10 +266,9 @@ def segment_finding(index: int, delegate: pte_reader.Delegate) -> list[Finding]:
                     "ExecutorchBackendConfig(extract_delegate_segments=False) or the workaround's partitioner")]
 
 
-def empty_constant_segment(pte_bytes: bytes) -> list[Finding]:
+def empty_constant_segment(found: pte_reader.Constants) -> list[Finding]:
     """The program-wide finding of a program whose constants are all 0-size (what a delegate leaves of an
     empty KV cache): by path its 0-byte constant segment loads as null and load_method fails (0x23)."""
-    found = pte_reader.constants(pte_bytes)
     if not found.sizes or found.segment_bytes != 0:
         return []
     return [Finding(FindingKind.EMPTY_CONSTANT_SEGMENT, None, None,
@@ -318,16 +316,8 @@ def check_program(program: "ExecutorchProgramManager | bytes | bytearray | str |
     MalformedProgram for an inconsistent program, UnreadableFile for a path that is not a regular file."""
     if isinstance(program, str | Path):
         program = read_pte(Path(program))
-    buffer = bytes(program if isinstance(program, bytes | bytearray) else program.buffer)
-    return check_delegates(openvino_delegates(buffer)) + empty_constant_segment(buffer)
-
-
-class _OneLineErrors(argparse.ArgumentParser):
-    """A usage error as one line on stderr (argparse would print the whole usage first), exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        say(f"{self.prog}: error: {message} (see --help)")
-        sys.exit(EXIT_UNREADABLE)
+    contents = pte_reader.read(bytes(program if isinstance(program, bytes | bytearray) else program.buffer))
+    return check_delegates(openvino_delegates(contents)) + empty_constant_segment(contents.constants)
 
 
 def text_report(pte: Path, delegates: list[pte_reader.Delegate], findings: list[Finding], not_opened: list[str],
@@ -352,9 +342,9 @@ def report(pte: Path, as_json: bool) -> Report:
     not_opened: list[str] = []
     precisions: list[Precision] = []
     try:
-        data = read_pte(pte)
-        delegates = openvino_delegates(data)
-        findings = check_delegates(delegates, not_opened, precisions) + empty_constant_segment(data)
+        contents = pte_reader.read(read_pte(pte))
+        delegates = openvino_delegates(contents)
+        findings = check_delegates(delegates, not_opened, precisions) + empty_constant_segment(contents.constants)
     except (UnreadableFile, MalformedProgram) as error:
         return Report(EXIT_UNREADABLE, [], [f"{pte}: not a readable .pte: {error}"])
     code = EXIT_AFFECTED if findings else EXIT_UNREADABLE if not_opened else EXIT_CLEAN
@@ -366,7 +356,7 @@ def report(pte: Path, as_json: bool) -> Report:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _OneLineErrors(prog="openvino-pte-check", description=__doc__.splitlines()[0], epilog=EXIT_STATUS)
+    parser = OneLineErrors(prog="openvino-pte-check", description=__doc__.splitlines()[0], epilog=EXIT_STATUS)
     parser.add_argument("pte", type=Path, help="an ExecuTorch .pte file")
     parser.add_argument("--json", action="store_true", help="print one JSON object with every finding")
     parser.add_argument("--traceback", action="store_true",

@@ -7,13 +7,16 @@ line on stderr (none for a closed pipe: the reader left), and the traceback of a
 bug report behind ``--traceback`` or ``OPENVINO_PTE_CHECK_TRACEBACK=1``.
 """
 
+import argparse
 import contextlib
 import os
 import sys
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NoReturn
 
+EXIT_USAGE = 2  # argparse's, and git bisect's convention
 EXIT_CHECKER_FAILED = 3  # no verdict: the checker itself failed (a bug to report) or could not write its report
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE, as a shell reports a command whose reader went away
@@ -25,6 +28,15 @@ def say(line: str) -> None:
     written is given up on (the exit code still says what happened)."""
     with contextlib.suppress(OSError, ValueError):
         print(line.encode(errors="backslashreplace").decode(), file=sys.stderr, flush=True)
+
+
+class OneLineErrors(argparse.ArgumentParser):
+    """A usage error as one line on stderr (argparse would print the whole usage first), exit 2: the checker's,
+    and every project script's (``repro.harness.cli``)."""
+
+    def error(self, message: str) -> NoReturn:
+        say(f"{self.prog}: error: {message} (see --help)")
+        sys.exit(EXIT_USAGE)
 
 
 def escape_unencodable_output() -> None:

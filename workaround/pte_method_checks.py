@@ -17,21 +17,16 @@ from workaround.program_schema import (
     ALLOCATION_MEMORY_ID,
     ALLOCATION_OFFSET_HIGH,
     ALLOCATION_OFFSET_LOW,
-    CHAIN_INSTRUCTIONS,
     ELEMENT_SIZES,
     EVALUE_TYPE,
     EVALUE_VALUE,
-    INSTRUCTION_TYPE,
-    INSTRUCTION_VALUE,
     KERNEL_TYPE_NAMES,
     LIST_ITEMS,
     PLAN_BUFFER_SIZES,
-    PLAN_CHAINS,
     TENSOR_ALLOCATION,
     TENSOR_DIM_ORDER,
     TENSOR_SCALAR_TYPE,
     TENSOR_SIZES,
-    UNIONS,
 )
 from workaround.pte_verifier import MalformedProgram
 
@@ -76,15 +71,6 @@ def check_tensor(number: int, tensor: Node, buffer_sizes: list[int]) -> None:
     if offset + nbytes > buffer_sizes[memory_id]:
         raise MalformedProgram(f"value {number}, a tensor of sizes {sizes} ({nbytes} bytes) at byte {offset} of "
                                f"planned memory {memory_id}, ends beyond its {buffer_sizes[memory_id]} bytes")
-
-
-def check_instructions(plan: Node) -> None:
-    """Every instruction of the method is of a known kind, with its content (the runtime refuses others)."""
-    for chain in plan.children(PLAN_CHAINS):
-        for number, instruction in enumerate(chain.children(CHAIN_INSTRUCTIONS)):
-            tag, content = instruction.union(INSTRUCTION_TYPE, INSTRUCTION_VALUE)
-            if not 0 < tag <= len(UNIONS["InstructionArguments"]) or content is None:
-                raise MalformedProgram(f"instruction {number} of a chain is of unknown kind {tag}")
 
 
 def check_values(plan: Node, values: list[Node]) -> None:

@@ -36,6 +36,8 @@ from workaround.program_schema import (
     INSTRUCTION_KERNEL_CALL,
     INSTRUCTION_TYPE,
     INSTRUCTION_VALUE,
+    KERNEL_CALL_ARGS,
+    KERNEL_CALL_OP_INDEX,
     KERNEL_TYPE_TENSOR,
     LOCATION_INLINE,
     LOCATION_SEGMENT,
@@ -63,8 +65,9 @@ from workaround.program_schema import (
     TENSOR_SCALAR_TYPE,
     TENSOR_SHAPE_DYNAMISM,
     TENSOR_SIZES,
+    UNIONS,
 )
-from workaround.pte_method_checks import check_instructions, check_values
+from workaround.pte_method_checks import check_values
 from workaround.pte_verifier import Layout, MalformedProgram, verify
 
 # What a backend id and an operator's name and overload look like: the runtime looks them up by name, so one
@@ -108,47 +111,43 @@ def _element(items: Sequence[Any], index: int, what: str) -> Any:
     return items[index]
 
 
-def segment_bytes(segments: list[Node], index: int, layout: Layout, pte: bytes, what: str) -> bytes:
-    """The bytes of segment ``index``, which must lie inside the file."""
+def segment_extent(segments: list[Node], index: int, layout: Layout, what: str) -> tuple[int, int]:
+    """(first byte in the file, size) of segment ``index``, which must lie inside the file."""
     segment = _element(segments, index, f"the segment of {what}")
     start = layout.segment_base + segment.scalar(SEGMENT_OFFSET, number_types.Uint64Flags)
     size = segment.scalar(SEGMENT_SIZE, number_types.Uint64Flags)
     if start + size > layout.file_size:
         raise MalformedProgram(f"segment {index} ({what}) claims {size} bytes from byte {start}: the file ends at "
                                f"{layout.file_size}")
-    return bytes(pte[start:start + size])
-
-
-def _program(pte: bytes) -> tuple[Node, Layout]:
-    """The root table, once the whole file is verified."""
-    layout = verify(pte)
-    program = pte[:layout.program_size]
-    return Node(program, Table(program, 0).Indirect(0)), layout
+    return start, size
 
 
 def _calls(plan: Node, values: list[Node], delegate_count: int, operator_count: int
            ) -> dict[int, list[TensorValue | None]]:
-    """{delegate index: the values its call passes}, every instruction's indices checked."""
+    """{delegate index: the values its call passes}, every instruction's kind and indices checked (the runtime
+    refuses an instruction of an unknown kind, or naming a value, operator or delegate that does not exist)."""
     calls: dict[int, list[TensorValue | None]] = {}
     for chain in plan.children(PLAN_CHAINS):
-        for instruction in chain.children(CHAIN_INSTRUCTIONS):
+        for number, instruction in enumerate(chain.children(CHAIN_INSTRUCTIONS)):
             tag, call = instruction.union(INSTRUCTION_TYPE, INSTRUCTION_VALUE)
-            if call is None or tag not in (INSTRUCTION_KERNEL_CALL, INSTRUCTION_DELEGATE_CALL):
-                continue
-            arguments = [_element(values, index, "a value index of an instruction")
-                         for index in call.numbers(DELEGATE_CALL_ARGS, number_types.Int32Flags)]
-            called = call.scalar(DELEGATE_CALL_INDEX, number_types.Int32Flags)
+            if not 0 < tag <= len(UNIONS["InstructionArguments"]) or call is None:
+                raise MalformedProgram(f"instruction {number} of a chain is of unknown kind {tag}")
             if tag == INSTRUCTION_KERNEL_CALL:
+                for index in call.numbers(KERNEL_CALL_ARGS, number_types.Int32Flags):
+                    _element(values, index, "a value index of an instruction")
+                called = call.scalar(KERNEL_CALL_OP_INDEX, number_types.Int32Flags)
                 _element(range(operator_count), called, "the operator index of a kernel call")
-            else:
+            elif tag == INSTRUCTION_DELEGATE_CALL:
+                arguments = [_element(values, index, "a value index of an instruction")
+                             for index in call.numbers(DELEGATE_CALL_ARGS, number_types.Int32Flags)]
+                called = call.scalar(DELEGATE_CALL_INDEX, number_types.Int32Flags)
                 _element(range(delegate_count), called, "the delegate index of a delegate call")
                 calls[called] = [_tensor(value) for value in arguments]
     return calls
 
 
-def delegates(pte: bytes) -> list[Delegate]:
+def _delegates(program: Node, layout: Layout, pte: bytes) -> list[Delegate]:
     """Every delegate of every execution plan, with its blob, where the blob is stored, and its call's values."""
-    program, layout = _program(pte)
     inline = program.children(PROGRAM_DELEGATE_DATA)
     segments = program.children(PROGRAM_SEGMENTS)
     found: list[Delegate] = []
@@ -159,7 +158,6 @@ def delegates(pte: bytes) -> list[Delegate]:
             operator.name(OPERATOR_OVERLOAD, OVERLOAD, "an operator's overload")
         plan_delegates, values = plan.children(PLAN_DELEGATES), plan.children(PLAN_VALUES)
         check_values(plan, values)
-        check_instructions(plan)
         calls = _calls(plan, values, len(plan_delegates), len(plan.children(PLAN_OPERATORS)))
         for index, delegate in enumerate(plan_delegates):
             backend = delegate.name(DELEGATE_ID, BACKEND_ID, f"delegate {index}'s backend id")
@@ -169,7 +167,8 @@ def delegates(pte: bytes) -> list[Delegate]:
             location = reference.scalar(REFERENCE_LOCATION, number_types.Int8Flags)
             data_index = reference.scalar(REFERENCE_INDEX, number_types.Uint32Flags)
             if location == LOCATION_SEGMENT:
-                blob = segment_bytes(segments, data_index, layout, pte, f"delegate {index}'s data")
+                start, size = segment_extent(segments, data_index, layout, f"delegate {index}'s data")
+                blob = pte[start:start + size]
             elif location == LOCATION_INLINE:
                 blob = _element(inline, data_index, f"delegate {index}'s inline data index").raw(INLINE_DATA)
             else:
@@ -190,8 +189,7 @@ class Constants:
     segment_bytes: int | None  # the constant segment's size, None when the program has none
 
 
-def constants(pte: bytes) -> Constants:
-    program, layout = _program(pte)
+def _constants(program: Node, layout: Layout) -> Constants:
     sizes: list[list[int]] = []
     for plan in program.children(PROGRAM_EXECUTION_PLAN):
         for value in plan.children(PLAN_VALUES):
@@ -204,5 +202,26 @@ def constants(pte: bytes) -> Constants:
     if segment is None or not segment.numbers(SUBSEGMENT_OFFSETS, number_types.Uint64Flags):
         return Constants(sizes, None)
     index = segment.scalar(SUBSEGMENT_INDEX, number_types.Uint32Flags)
-    data = segment_bytes(program.children(PROGRAM_SEGMENTS), index, layout, pte, "the constant segment")
-    return Constants(sizes, len(data))
+    _, size = segment_extent(program.children(PROGRAM_SEGMENTS), index, layout, "the constant segment")
+    return Constants(sizes, size)
+
+
+@dataclass(frozen=True)
+class ProgramContents:
+    """What the checker reads from a program, read once the whole file is verified."""
+    delegates: list[Delegate]
+    constants: Constants
+
+
+def read(pte: bytes) -> ProgramContents:
+    """The program's delegates and constants; MalformedProgram unless every extent, index and name it claims is
+    consistent (``workaround.pte_verifier``, ``workaround.pte_method_checks``, and the checks here)."""
+    layout = verify(pte)
+    flatbuffer = pte[:layout.program_size]
+    program = Node(flatbuffer, Table(flatbuffer, 0).Indirect(0))
+    return ProgramContents(_delegates(program, layout, pte), _constants(program, layout))
+
+
+def delegates(pte: bytes) -> list[Delegate]:
+    """Every delegate of every execution plan (``read``)."""
+    return read(pte).delegates

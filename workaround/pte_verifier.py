@@ -8,8 +8,9 @@ compared with its length before it is trusted, the way the runtime's ``Program::
 
 - the extended header's program size, segment base and segment data size against the file's length;
 - the flatbuffer as flatbuffers' C++ ``Verifier`` walks it: every table, vtable, offset, vector and string
-  inside the program and aligned, strings NUL-terminated, at most 64 tables deep and 1,000,000 tables;
-- every segment's offset and size against the file.
+  inside the program and aligned, strings NUL-terminated, at most 64 tables deep and 1,000,000 tables.
+
+(Each segment's offset and size are compared with the file where ``workaround.pte_reader`` reads them.)
 
 Only the fields' types are written here, by their position in ExecuTorch 1.5.1's ``schema/program.fbs``; the
 walk itself is generic. A failure is ``MalformedProgram``, naming the byte where it can.

@@ -3,15 +3,17 @@ that must fail in one line, with exit 2, before any long work (so no result is l
 
 The exit statuses of every project CLI are ``ExitStatus``. (``plain_openvino.py`` and the attachments in
 ``repro/attachments/`` import nothing from the project and spell these out; the checker ``openvino-pte-check``
-ships in ``workaround/``, which does not depend on ``repro/``, and has its own.)
+ships in ``workaround/``, which does not depend on ``repro/``, and has its own.) One-line usage errors are the
+checker's ``OneLineErrors``: one class for every parser.
 """
 
 import argparse
 import enum
-import sys
 import tempfile
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
+
+from workaround.command_line import EXIT_USAGE, OneLineErrors
 
 
 class ExitStatus(enum.IntEnum):
@@ -19,20 +21,12 @@ class ExitStatus(enum.IntEnum):
 
     CORRECT = 0  # the bug does not show (or: every outcome is the recorded one)
     BUG = 1  # the bug shows (or: some outcome differs from the recorded one)
-    USAGE = 2
+    USAGE = EXIT_USAGE
     UNTESTABLE = 125
 
 
 BISECT_EXIT_CODES = ("exit status (git-bisect convention): 0 correct, 1 bug reproduced, 2 usage error, "
                      "125 could not test")
-
-
-class OneLineErrors(argparse.ArgumentParser):
-    """Usage errors as one line on stderr (argparse would print the whole usage first), exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        print(f"{self.prog}: error: {message} (see --help)", file=sys.stderr)
-        sys.exit(ExitStatus.USAGE)
 
 
 def parser(description: str, exit_codes: str, **options: Any) -> OneLineErrors:

@@ -161,10 +161,11 @@ def main(argv: list[str] | None = None) -> None:
     """``python -m repro.harness.executorch_patches overlay DIR`` / ``build DIR --source CHECKOUT``: make the
     patched backend for a run by hand, and print the variable to set."""
     from repro.harness import cli
+    from workaround.command_line import OneLineErrors
 
-    parser = cli.OneLineErrors(prog="python -m repro.harness.executorch_patches",
-                               description="ExecuTorch's OpenVINO backend with our patches, for a run by hand; "
-                                           "exit status: 0 made, 1 a patch or the build failed, 2 usage error")
+    parser = OneLineErrors(prog="python -m repro.harness.executorch_patches",
+                           description="ExecuTorch's OpenVINO backend with our patches, for a run by hand; "
+                                       "exit status: 0 made, 1 a patch or the build failed, 2 usage error")
     commands = parser.add_subparsers(dest="command", required=True)
     overlay_command = commands.add_parser("overlay", help="the Python series applied to a copy of the installed "
                                                           "backend (then: PYTHONPATH=DIR)")

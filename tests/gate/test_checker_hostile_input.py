@@ -247,7 +247,7 @@ def test_a_usage_error_is_one_line_and_exit_2(arguments, says):
 # The checker with a bug: reading the program fails in a way nobody foresaw.
 WITH_A_BUG = ("import sys\n"
               "from workaround import check\n"
-              "def broken(data):\n"
+              "def broken(program):\n"
               "    raise ZeroDivisionError('a bug')\n"
               "check.openvino_delegates = broken\n"
               "sys.exit(check.main(sys.argv[1:]))\n")
