@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     from importlib.metadata import version
 
     from repro.harness import conformance, conformance_record, runtime  # torch, executorch: after the usage checks
-    from repro.harness.lowerings import STOCK, WORKAROUND
+    from repro.harness.lowerings import LOWERINGS
     from repro.harness.program_runner import ProgramRunner
 
     if args.ops and (unknown := sorted(args.ops - set(conformance.supported_ops()))):
@@ -66,12 +66,13 @@ def main(argv: list[str] | None = None) -> int:
         cases = cases[args.shard[0] - 1::args.shard[1]]
 
     def progress(number, case, found):
-        print(f"[{number + 1}/{len(cases)}] {case.id}: stock {found['stock']}, workaround {found['workaround']}",
-              flush=True)
+        print(f"[{number + 1}/{len(cases)}] {case.id}: " + ", ".join(f"{name} {outcome}" for name, outcome in
+                                                              found.items()), flush=True)
 
     with tempfile.TemporaryDirectory() as folder, ProgramRunner(
             "bytes", environment=conformance.F32_ENVIRONMENT) as runner:
-        outcomes = conformance.run_sweep(cases, runner, folder, (STOCK, WORKAROUND), progress)
+        lowerings = [LOWERINGS[name] for name in conformance_record.LOWERINGS]
+        outcomes = conformance.run_sweep(cases, runner, folder, lowerings, progress)
     if args.markdown:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
         args.markdown.write_text(conformance_record.markdown(outcomes, release))

@@ -21,6 +21,7 @@ import importlib
 # the package stays cheap and ``python -m workaround.check`` does not import the module it runs twice.
 _HOMES = {
     "PRECISION_KEY": "workaround.boundary_dim_orders",
+    "CannotHandBackError": "workaround.exclusion",
     "CopySafeOpenvinoPartitioner": "workaround.partitioner",
     "DefaultDimOrderForOpenvino": "workaround.legacy_pass",
     "DimOrderError": "workaround.dim_order_off",

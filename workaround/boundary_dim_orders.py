@@ -15,7 +15,8 @@ in memory order, then the logical tensor restored), each such output
 ``Transpose(d) -> Reshape(ShapeOf)`` (the bytes written in the order ExecuTorch expects). The
 targets come from ``ShapeOf``, so dynamic dimensions work. A partition whose boundary is all in
 the default dim order, that asks for no inference precision and has no int64 boundary tensor, goes to the
-stock preprocess untouched, and so does every partition the copy-safe rule did not make
+stock preprocess untouched (unless it was made with ``special_values="torch"``: ``workaround.exact_rewrites``
+rewrites some of its ops exactly), and so does every partition the copy-safe rule did not make
 (``workaround.provenance``). An int64 boundary tensor is named ``executorch_int64_within_int32:<position>``:
 the partitioner proved its values fit int32, the precision OpenVINO computes int64 in.
 
@@ -37,8 +38,10 @@ from executorch.backends.openvino.preprocess import OpenvinoBackend
 from executorch.exir.backend.backend_details import PreprocessResult
 from torch.export import ExportedProgram
 
+from workaround import exact_rewrites
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, int64_mark, mark
 from workaround.dim_order import dim_order, is_default
+from workaround.exact_rewrites import SPECIAL_VALUES_KEY
 from workaround.openvino_types import OpenvinoModel, OpenvinoNode
 from workaround.patches import MethodPatch
 from workaround.provenance import made_by_workaround
@@ -155,15 +158,17 @@ def preprocess(cls: type, edge_program: ExportedProgram, compile_specs: Sequence
     examples, output_values = boundary_values(edge_program)  # before the passes revert dim-order ops
     input_orders, output_orders = [dim_order(value) for value in examples], [dim_order(v) for v in output_values]
     options = {spec.key: spec.value.decode() for spec in compile_specs}
-    precision = options.get(PRECISION_KEY)
-    if all(map(is_default, input_orders + output_orders)) and precision is None and not any(
-            map(is_int64, [*examples, *output_values])):
+    precision, special_values = options.get(PRECISION_KEY), options.get(SPECIAL_VALUES_KEY, "openvino")
+    stock_would_do = precision is None and special_values != "torch" and not any(
+        map(is_int64, [*examples, *output_values]))
+    if all(map(is_default, input_orders + output_orders)) and stock_would_do:
         return BOUNDARY_DIM_ORDERS.stock.__func__(cls, edge_program, compile_specs)
     for pass_class in (DimOrderOpsRevertPass, DecomposeFloorDividePass):
         result = pass_class()(edge_program.graph_module)
         if result and result.graph_module:
             edge_program._graph_module = result.graph_module
     model = convert(edge_program.module(), examples)
+    exact_rewrites.rewrite(model, special_values)
     honour_dim_orders(model, input_orders, output_orders)
     mark_int64_boundaries(model, examples, output_values)
     config = {"INFERENCE_PRECISION_HINT": precision} if precision else {}

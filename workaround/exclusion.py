@@ -20,6 +20,11 @@ Three rules, applied until none finds anything:
   leave its partition as a 0-d, 0-size or dynamic-shaped tensor, or that reads a 0-d or 0-size
   tensor from outside it, is handed back, so ExecuTorch's kernels run it.
 
+A node is handed back only to a runtime that computes it as PyTorch does: where the deployment runtime has no
+kernel for it (``workaround.runtime_kernels``) the program would fail to load (``0x14``), and where its kernel
+computes otherwise (``workaround.executorch_kernel_semantics``) it would be wrong again; either way lowering is
+refused (``CannotHandBackError``), in one line naming the op, why it cannot stay in OpenVINO, and what to do.
+
 Why membership is recomputed rather than just untagged: a node taken out of the middle of a
 partition can make the partition depend on itself through it (ExecuTorch rejects such a cycle
 at lowering). When that happens the partitions are proposed again by torch.fx's
@@ -38,8 +43,10 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 from workaround.copy_ops import aten_op, is_layout_changing_aten_clone, is_pass_through_copy
 from workaround.delegate_limits import input_limit, output_limit
 from workaround.dim_order_off import refuse_non_default_boundaries
+from workaround.executorch_kernel_semantics import kernel_differs
 from workaround.fx_arguments import tensor_argument
-from workaround.semantics import semantics_to_hand_back
+from workaround.runtime_kernels import ExecutorchRuntime
+from workaround.semantics import semantics_to_hand_back, special_values_differ
 from workaround.value_ranges import ValueRanges
 
 TAG = "delegation_tag"
@@ -49,6 +56,11 @@ HANDED_BACK_BECAUSE = "openvino_computes_differently"
 
 class UnsafeCopyError(ValueError):
     """A copy leaves its partition but ExecuTorch could not make it either."""
+
+
+class CannotHandBackError(ValueError):
+    """A node cannot stay in OpenVINO, and the ExecuTorch runtime the program targets cannot run it as PyTorch does
+    (no kernel: the program would not load; or a kernel that computes otherwise)."""
 
 
 def partition_of(node: torch.fx.Node) -> str | None:
@@ -157,11 +169,45 @@ def refuse_layout_changing_copy(node: torch.fx.Node) -> NoReturn:
         "Keep dim order on (the default: do not pass EdgeCompileConfig(_skip_dim_order=True)).")
 
 
+def why_handed_back(node: torch.fx.Node) -> str:
+    if reason := node.meta.get(HANDED_BACK_BECAUSE):
+        return str(reason)
+    if is_pass_through_copy(node):
+        return "OpenVINO returns stale memory for a copy that leaves its partition"
+    return "ExecuTorch's OpenVINO delegate cannot pass its tensors across a partition boundary"
+
+
+def what_to_do(node: torch.fx.Node, special_values: str) -> str:
+    if special_values == "torch" and special_values_differ(node):
+        return ("use a runtime whose kernel computes it (CopySafeOpenvinoPartitioner(..., runtime_operators=...) "
+                "names its operators), or special_values=\"openvino\" to keep OpenVINO's NaN and infinities")
+    return ("use a runtime whose kernel computes it (CopySafeOpenvinoPartitioner(..., runtime_operators=...) "
+            "names its operators), or change the model so the op gets other dtypes or values")
+
+
+def refuse_what_executorch_cannot_run(handed_back: Collection[torch.fx.Node], runtime: ExecutorchRuntime,
+                                      ranges: ValueRanges, special_values: str) -> None:
+    """Refuse, in one line, the first handed-back node the runtime has no kernel for, or a kernel that computes
+    it otherwise than PyTorch."""
+    for node in handed_back:
+        if missing := runtime.lacks(node):
+            problem = f"the ExecuTorch runtime has no kernel {missing} for it (the program would not load, 0x14)"
+        elif differs := kernel_differs(node, ranges, special_values):
+            problem = differs
+        else:
+            continue
+        raise CannotHandBackError(f"node '{node.name}' ({aten_op(node)}) cannot stay in OpenVINO "
+                                  f"({why_handed_back(node)}), and {problem}: {what_to_do(node, special_values)}")
+
+
 def hand_back_unsafe_nodes(exported_program: ExportedProgram, partition_tags: dict[str, Any],
-                           special_values: str = "openvino") -> dict[str, Any]:
+                           special_values: str = "openvino", runtime: ExecutorchRuntime | None = None
+                           ) -> dict[str, Any]:
     """Untag every node the rules find (see the module docstring), keeping partitions valid; with dim
     order off, refuse (``DimOrderError``) any tensor crossing a boundary in a non-default dim order
-    (see ``workaround.dim_order_off``). ``special_values``: see ``workaround.semantics.SPECIAL_VALUES``.
+    (see ``workaround.dim_order_off``); refuse (``CannotHandBackError``) a node handed back to a runtime
+    without its kernel (``runtime``: the installed one by default). ``special_values``: see
+    ``workaround.semantics.SPECIAL_VALUES``.
 
     Returns the partition tags still in use (emptied partitions are dropped), each mapped to
     the delegation spec of the tag it came from. Constant data is re-tagged to follow its users.
@@ -173,8 +219,8 @@ def hand_back_unsafe_nodes(exported_program: ExportedProgram, partition_tags: di
     runtime_inputs = set(exported_program.graph_signature.user_inputs)
     spec = next(iter(partition_tags.values()), None)
     chosen = {node for node in graph.nodes if partition_of(node) is not None}
-    differing = semantics_to_hand_back(graph, ValueRanges(exported_program), runtime_inputs, partition_of,
-                                       special_values)
+    ranges = ValueRanges(exported_program)
+    differing = semantics_to_hand_back(graph, ranges, runtime_inputs, partition_of, special_values)
     for node, why in differing.items():
         node.meta[HANDED_BACK_BECAUSE] = why
     while handed_back := nodes_to_hand_back(graph, runtime_inputs, set(differing)):
@@ -182,6 +228,7 @@ def hand_back_unsafe_nodes(exported_program: ExportedProgram, partition_tags: di
             if is_layout_changing_aten_clone(node):
                 refuse_layout_changing_copy(node)
             node.meta.pop(TAG)
+        refuse_what_executorch_cannot_run(handed_back, runtime or ExecutorchRuntime(), ranges, special_values)
         chosen -= handed_back
         if any(depends_on_itself(graph, tag) for tag in {partition_of(node) for node in chosen}):
             repartition(graph_module, chosen)

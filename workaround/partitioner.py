@@ -22,21 +22,23 @@ the same rules, including instances created before the call.
 """
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 
 import torch
 from executorch.backends.openvino.partitioner import OpenvinoPartitioner
 from executorch.exir.backend.compile_spec_schema import CompileSpec
-from executorch.exir.backend.partitioner import Partitioner, PartitionResult
+from executorch.exir.backend.partitioner import DelegationSpec, Partitioner, PartitionResult
 from torch.export import ExportedProgram
 
 from workaround.ambiguous_layouts import declare_ambiguous_layouts_default
 from workaround.boundary_dim_orders import BOUNDARY_DIM_ORDERS
 from workaround.delegate_limits import may_cross_a_boundary_it_cannot
+from workaround.exact_rewrites import SPECIAL_VALUES_KEY
 from workaround.exclusion import TAG, hand_back_unsafe_nodes
 from workaround.inline_blobs import INLINE_BLOBS
 from workaround.patches import MethodPatch
 from workaround.provenance import mark_partitioned_nodes
+from workaround.runtime_kernels import ExecutorchRuntime
 from workaround.semantics import EXACT_WHEN_KEPT, SPECIAL_VALUES, only_float32_or_16
 
 
@@ -64,13 +66,20 @@ def openvino_supports(op: torch._ops.OpOverload) -> bool:
 
 
 def _partition_without_escaping_copies(stock: OpenvinoPartitioner, exported_program: ExportedProgram,
-                                       special_values: str = "openvino") -> PartitionResult:
+                                       special_values: str = "openvino", runtime: ExecutorchRuntime | None = None
+                                       ) -> PartitionResult:
     # The stock method, kept before any install(), so both routes run the stock rule exactly once.
     declare_ambiguous_layouts_default(exported_program)
     result = COPY_RULE.stock(stock, exported_program)
-    tags = hand_back_unsafe_nodes(result.tagged_exported_program, result.partition_tags, special_values)
+    tags = hand_back_unsafe_nodes(result.tagged_exported_program, result.partition_tags, special_values, runtime)
+    if special_values == "torch":  # its preprocess then rewrites what it can exactly (workaround.exact_rewrites)
+        tags = {tag: with_compile_spec(spec, SPECIAL_VALUES_KEY, special_values) for tag, spec in tags.items()}
     mark_partitioned_nodes(result.tagged_exported_program, TAG)
     return PartitionResult(tagged_exported_program=result.tagged_exported_program, partition_tags=tags)
+
+
+def with_compile_spec(spec: DelegationSpec, key: str, value: str) -> DelegationSpec:
+    return DelegationSpec(spec.backend_id, [*spec.compile_specs, CompileSpec(key, value.encode())])
 
 
 class CopySafeOpenvinoPartitioner(Partitioner):  # type: ignore[misc]  # ExecuTorch is untyped
@@ -80,13 +89,21 @@ class CopySafeOpenvinoPartitioner(Partitioner):  # type: ignore[misc]  # ExecuTo
     ``special_values="torch"`` also hands back the ops OpenVINO treats NaN, +-inf and -0.0 differently in
     (``relu``, ``softmax``, ``max_pool``, ``exp``, comparisons, ...: ``workaround.semantics``), at the cost
     of most of a model's delegation; ``"openvino"`` (the default) leaves them to OpenVINO.
+
+    ``runtime_operators``: the operators the ExecuTorch runtime that will run the program registers
+    (``aten::sort.values``, ...: its ``_get_operator_names()``), when that is not the installed one. A node is
+    handed back only to a runtime with its kernel; otherwise lowering is refused (``CannotHandBackError``).
     """
 
     def __init__(self, compile_spec: list[CompileSpec], op_types_to_skip: set[str] | None = None,
-                 op_names_to_skip: set[str] | None = None, *, special_values: str = "openvino") -> None:
+                 op_names_to_skip: set[str] | None = None, *, special_values: str = "openvino",
+                 runtime_operators: Collection[str] | None = None) -> None:
         if special_values not in SPECIAL_VALUES:
             raise ValueError(f"special_values must be one of {SPECIAL_VALUES}, not {special_values!r}")
+        if isinstance(runtime_operators, str):
+            raise TypeError("runtime_operators must be a collection of operator names, not one string")
         self.special_values = special_values
+        self.runtime = ExecutorchRuntime(runtime_operators)
         self.stock = OpenvinoPartitioner(compile_spec, op_types_to_skip, op_names_to_skip)
         super().__init__()
         self.delegation_spec = self.stock.delegation_spec
@@ -98,7 +115,7 @@ class CopySafeOpenvinoPartitioner(Partitioner):  # type: ignore[misc]  # ExecuTo
         return _ops_to_keep_for_the_delegate(self.stock, ep)
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:
-        return _partition_without_escaping_copies(self.stock, exported_program, self.special_values)
+        return _partition_without_escaping_copies(self.stock, exported_program, self.special_values, self.runtime)
 
 
 COPY_RULE = MethodPatch(OpenvinoPartitioner, "partition", _partition_without_escaping_copies)

@@ -20,12 +20,23 @@ values as the delegate; ``docs/design.md``, "Semantics") and is stated as a reas
   instead kept undecomposed (``ops_to_keep``).
 - **average pooling** divides the last ``ceil_mode`` window by the whole kernel when it also counts
   padding; and ``divisor_override`` fails at lowering.
+- **integer comparisons, max / min reductions, clamps, ``relu``, matrix products, roundings and powers go
+  through float32** (``16777217 == 16777216`` is true; ``amax`` of 16777217 is 16777216; 40001 ** 2 is
+  1600080000): each such node on int32 or int64 operands not proven within +-2**24 (``pow``: its result),
+  Python-number operands included. Measured exact
+  beyond 2**24, and kept: ``add``, ``mul``, ``abs``, ``sum``, ``cumsum``, ``maximum``, ``where``, ``topk``,
+  ``argmax``, ``sign``.
+- **float16 is computed in float32 and rounded only where it leaves**: ``x.half().float()`` is ``x``, and
+  ``x.half() * 2`` keeps float32 precision until its Result. Every node making a float16 tensor that a node of
+  its own partition reads is handed back, so each float16 value is rounded where PyTorch rounds it.
 
 **IEEE special values** (NaN, +-inf, -0.0) are a choice, ``special_values``: with ``"torch"`` the ops
 measured to treat them differently (``IEEE_DIFFERENCES``: NaN dropped by ``relu``, ``clamp``, ``maximum``,
 max/min reductions and ``max_pool``; ``x > nan`` true; ``exp(nan)`` inf; a NaN row of ``softmax`` 0; all
-``-inf`` reduced to -FLT_MAX; ...) are handed back too. With ``"openvino"``, the default, they stay: they
-are most of a vision or transformer model's ops, and on finite values OpenVINO is right.
+``-inf`` reduced to -FLT_MAX; ``sign(nan)`` NaN; NaN taken for False by ``all``, ``any`` and the logical ops;
+...) are handed back too, or kept in OpenVINO through an exact rewrite (``workaround.exact_rewrites``). With
+``"openvino"``, the default, they stay: they are most of a vision or transformer model's ops, and on finite
+values OpenVINO is right.
 
 Rules that need the value ranges take a ``ValueRanges``; the others look at the node alone.
 """
@@ -38,8 +49,9 @@ import torch
 
 from workaround.copy_ops import aten_op
 from workaround.delegate_limits import tensors
+from workaround.exact_rewrites import KEPT_EXACT
 from workaround.fx_arguments import tensor_argument
-from workaround.value_ranges import CONVERTING, ValueRanges, integral_dtype
+from workaround.value_ranges import CONVERTING, ValueRanges, integral_dtype, is_integral
 
 aten = torch.ops.aten
 NOT_COMPUTED_AS_PYTORCH = {
@@ -74,7 +86,30 @@ IEEE_DIFFERENCES: dict[object, str] = {
     **dict.fromkeys([aten._softmax.default, aten._log_softmax.default],
                     "gives 0 (log: -inf) beside a NaN where PyTorch gives NaN"),
     aten.exp.default: "gives inf for NaN",
+    aten.sign.default: "gives NaN for NaN (PyTorch: 0)",
+    **dict.fromkeys([aten.all.default, aten.all.dim, aten.all.dims, aten.any.default, aten.any.dim, aten.any.dims,
+                     aten.logical_not.default, aten.logical_and.default, aten.logical_or.default,
+                     aten.logical_xor.default], "takes NaN for False (PyTorch: True)"),
 }
+# Integer ops the CPU plugin computes through float32 (wrong beyond 2**24), measured on int32 2026.4.1.
+_COMPARISONS = [aten.eq.Tensor, aten.eq.Scalar, aten.ne.Tensor, aten.ne.Scalar, aten.gt.Tensor, aten.gt.Scalar,
+                aten.ge.Tensor, aten.ge.Scalar, aten.lt.Tensor, aten.lt.Scalar, aten.le.Tensor, aten.le.Scalar]
+_EXTREMES = [aten.amax.default, aten.amin.default, aten.max.dim, aten.min.dim, aten.max.default,
+             aten.min.default, aten.clamp.default, aten.clamp.Tensor, aten.hardtanh.default, aten.relu.default]
+_PRODUCTS = [aten.mm.default, aten.bmm.default, aten.addmm.default, aten.baddbmm.default, aten.matmul.default]
+_ROUNDINGS = [aten.ceil.default, aten.floor.default, aten.round.default, aten.trunc.default]
+INTEGERS_THROUGH_FLOAT32: dict[object, str] = {
+    **dict.fromkeys(_COMPARISONS, "integer comparisons go through float32 (16777217 == 16777216 is true)"),
+    **dict.fromkeys(_EXTREMES, "integer max / min / clamp / relu go through float32 (16777217 becomes 16777216)"),
+    **dict.fromkeys(_PRODUCTS, "integer matrix products go through float32"),
+    **dict.fromkeys(_ROUNDINGS, "ceil / floor / round / trunc of integers go through float32"),
+}
+POWERS = {aten.pow.Tensor_Scalar, aten.pow.Tensor_Tensor, aten.pow.Scalar}
+# What a float16 value may pass through and stay the value it was (no rounding dropped by these).
+FLOAT16_KEEPING = {operator.getitem, aten.view_copy.default, aten.permute_copy.default, aten.expand_copy.default,
+                   aten.slice_copy.Tensor, aten.select_copy.int, aten.squeeze_copy.dims,
+                   aten.unsqueeze_copy.default, aten.cat.default, aten.clone.default,
+                   torch.ops.dim_order_ops._clone_dim_order.default}
 INT32 = torch.int32
 FLOAT32_EXACT = 2**24  # float32 holds every integer of at most this magnitude
 
@@ -123,6 +158,33 @@ def exact_in_float32(node: torch.fx.Node, ranges: ValueRanges) -> bool:
     return bool(operands) and all(
         ranges.proven(operand) and ranges.interval(operand).within_magnitude(FLOAT32_EXACT)
         for operand in operands)
+
+
+def integer_operands_within_float32(node: torch.fx.Node, ranges: ValueRanges) -> bool:
+    """Whether every integer operand, tensor or Python number, lies within +-2**24 (proven, or by its dtype)."""
+    for argument in (*node.args, *node.kwargs.values()):
+        if isinstance(argument, torch.fx.Node) and integral_dtype(argument) is None:
+            continue
+        interval = ranges.of(argument)
+        if isinstance(argument, torch.fx.Node | int) and not isinstance(argument, bool) and (
+                interval is None or not interval.within_magnitude(FLOAT32_EXACT)):
+            return False
+    return True
+
+
+def integers_through_float32(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
+    """Integer comparisons, extremes and powers OpenVINO computes through float32 (see the module docstring)."""
+    op = aten_op(node)
+    if op not in INTEGERS_THROUGH_FLOAT32 and op not in POWERS:
+        return None
+    inputs = [tensor.dtype for argument in node.all_input_nodes for tensor in tensors(argument.meta.get("val"))]
+    if not inputs or not all(is_integral(dtype) for dtype in inputs):
+        return None
+    if op in INTEGERS_THROUGH_FLOAT32 and not integer_operands_within_float32(node, ranges):
+        return INTEGERS_THROUGH_FLOAT32[op]
+    if op in POWERS and not (ranges.proven(node) and ranges.interval(node).within_magnitude(FLOAT32_EXACT)):
+        return "integer pow goes through float32 (40001 ** 2 is 1600080000)"
+    return None
 
 
 def divides_differently(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
@@ -188,11 +250,17 @@ def pools_differently(node: torch.fx.Node) -> str | None:
     return None
 
 
+def indices_used(node: torch.fx.Node) -> bool:
+    """Whether a max pool's indices (its second result) are read: the exact rewrite leaves them as they are."""
+    return any(user.target is operator.getitem and user.args[1] == 1 and user.users for user in node.users)
+
+
 def special_values_differ(node: torch.fx.Node) -> str | None:
-    """Why OpenVINO treats NaN, +-inf or -0.0 differently in this node, or None."""
+    """Why OpenVINO treats NaN, +-inf or -0.0 differently in this node, or None (also for the ops an exact rewrite
+    makes PyTorch's in the delegate, ``workaround.exact_rewrites``)."""
     op = aten_op(node)
     floats = [tensor for tensor in tensors_touched(node) if tensor.dtype.is_floating_point]
-    if not floats:
+    if not floats or (op in KEPT_EXACT and not indices_used(node)):
         return None
     if op in IEEE_DIFFERENCES:
         return f"{op} {IEEE_DIFFERENCES[op]}"
@@ -210,8 +278,22 @@ SPECIAL_VALUES = ("openvino", "torch")  # whose semantics for NaN, +-inf and -0.
 def computes_differently(node: torch.fx.Node, ranges: ValueRanges, special_values: str = "openvino") -> str | None:
     """Why OpenVINO would compute this node differently from PyTorch, or None."""
     return (unsupported_dtype(node) or int64_out_of_int32(node, ranges) or wraps_around(node, ranges)
-            or divides_differently(node, ranges) or pools_differently(node)
+            or divides_differently(node, ranges) or integers_through_float32(node, ranges)
+            or pools_differently(node)
             or (special_values_differ(node) if special_values == "torch" else None))
+
+
+def float16_rounding_dropped(node: torch.fx.Node, partition_of: Callable[[torch.fx.Node], str | None]
+                             ) -> str | None:
+    """A float16 value made in a partition and read there by a node that does not just move it: OpenVINO keeps
+    it in float32, so PyTorch's rounding to float16 never happens."""
+    made = tensors(node.meta.get("val"))
+    if node.op != "call_function" or not made or made[0].dtype is not torch.float16:
+        return None
+    tag = partition_of(node)
+    if any(partition_of(user) == tag and aten_op(user) not in FLOAT16_KEEPING for user in node.users):
+        return "float16 is computed in float32 inside OpenVINO: the rounding to float16 is dropped"
+    return None
 
 
 def with_its_results(node: torch.fx.Node) -> list[torch.fx.Node]:
@@ -229,7 +311,8 @@ def semantics_to_hand_back(graph: torch.fx.Graph, ranges: ValueRanges, runtime_i
     for node in graph.nodes:
         if partition_of(node) is None:
             continue
-        if reason := computes_differently(node, ranges, special_values):
+        if reason := (computes_differently(node, ranges, special_values)
+                      or float16_rounding_dropped(node, partition_of)):
             for part in with_its_results(node):
                 found.setdefault(part, reason)
         for fed in constant_abs_and_what_feeds_it(node, runtime_inputs):

@@ -7,14 +7,16 @@ semantics guard (``workaround.semantics``) keeps a node whose integers are prove
 
 The proof is interval arithmetic over the graph, in exact Python integers (no wrap-around):
 
-- a user input may hold any value of its dtype, except that a tensor used as the indices of an embedding,
-  ``index_select``, ``gather`` or advanced indexing into a dimension of static size ``n`` holds values in
-  ``[-n, n - 1]`` (any other value makes PyTorch and ExecuTorch's kernels fail, so no correct run has one);
+- a user input may hold any value of its dtype, except that a tensor used as the indices of an embedding
+  (bag), ``index_select``, ``gather`` or advanced indexing into a dimension of static size ``n`` holds values in
+  ``[-n, n - 1]``, and an embedding bag's offsets lie within its indices, ``[0, len(indices)]`` (any other
+  value makes PyTorch and ExecuTorch's kernels fail, so no correct run has one);
 - parameters, buffers and lifted constants hold their actual values;
 - ``arange``, ``full`` and friends hold what their arguments say; copies, views, concatenations and
-  selections hold what their sources hold; ``add``, ``sub``, ``mul``, ``neg``, ``abs``, ``sum`` and
-  ``cumsum`` follow the arithmetic; integer quotients are no larger than their dividends, remainders
-  smaller than their divisors; indices made by ``argmax``, ``topk`` or ``sort`` lie within the size;
+  selections hold what their sources hold; ``add``, ``sub``, ``mul``, ``neg``, ``abs``, ``sum``,
+  ``cumsum`` and ``pow`` by a constant follow the arithmetic; integer quotients are no larger than their
+  dividends, remainders smaller than their divisors; indices made by ``argmax``, ``topk`` or ``sort`` lie
+  within the size;
 - anything else holds any value of its dtype.
 
 Only integer and bool tensors get a range; floats are not tracked.
@@ -168,6 +170,8 @@ def one_result(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
     if aten_op(source) in POOLS_WITH_INDICES and position == 1:  # flat indices into each spatial plane
         shape = sizes(tensor_argument(source, 0))
         return Interval(0, max(math.prod(shape[2:]) - 1, 0)) if shape else None
+    if aten_op(source) is aten._embedding_bag.default and position > 0:
+        return bag_bookkeeping_interval(source)
     return ranges.of(source.args[0])
 
 
@@ -227,6 +231,16 @@ def absolute(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
     return Interval(0 if found.low <= 0 <= found.high else min(magnitudes), max(magnitudes))
 
 
+def power(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
+    """An integer to a constant non-negative integer power: the extremes lie at the ends of the base's range,
+    or at 0."""
+    base, exponent = ranges.of(node.args[0]), static_int(node.args[1])
+    if base is None or exponent is None or exponent < 0:
+        return None
+    values = [base.low ** exponent, base.high ** exponent] + ([0] if base.low <= 0 <= base.high else [])
+    return Interval(min(values), max(values))
+
+
 def summed(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
     found, count = ranges.of(node.args[0]), summed_count(node)
     return found.scaled(count) if found is not None and count is not None else None
@@ -269,7 +283,8 @@ SELECTING = [aten.view_copy.default, aten.view.default, aten.reshape.default, at
              aten.t_copy.default, aten.repeat.default, aten.flip.default, aten.roll.default,
              aten.split_with_sizes_copy.default, aten.split_copy.Tensor, aten.index.Tensor,
              aten.index_select.default, aten.gather.default, aten.amax.default, aten.amin.default,
-             aten.max.default, aten.min.default, aten.unbind_copy.int, aten.contiguous.default]
+             aten.max.default, aten.min.default, aten.unbind_copy.int, aten.contiguous.default,
+             aten.ceil.default, aten.floor.default, aten.round.default, aten.trunc.default]
 RULES: dict[object, Rule] = {
     **dict.fromkeys(SELECTING, holding(0)),
     **dict.fromkeys(CONVERTING, converted),
@@ -293,6 +308,7 @@ RULES: dict[object, Rule] = {
     aten.rsub.Scalar: linear(-1, swapped=True),
     **dict.fromkeys([aten.mul.Tensor, aten.mul.Scalar], product),
     aten.neg.default: negated,
+    aten.pow.Tensor_Scalar: power,
     aten.abs.default: absolute,
     **dict.fromkeys([aten.sum.dim_IntList, aten.sum.default, aten.cumsum.default], summed),
     **dict.fromkeys([aten.div.Tensor_mode, aten.div.Scalar_mode, aten.floor_divide.default], quotient),
@@ -349,6 +365,14 @@ def index_interval(node: torch.fx.Node) -> Interval | None:
     return Interval(0, max(extent - 1, 0))
 
 
+def bag_bookkeeping_interval(node: torch.fx.Node) -> Interval | None:
+    """offset2bag, bag_size and max_indices of an embedding bag: bags, counts of indices, rows (-1: none)."""
+    weight, indices = sizes(tensor_argument(node, 0)), sizes(tensor_argument(node, 1))
+    if weight is None or indices is None:
+        return None
+    return Interval(-1, max(math.prod(indices), weight[0]))
+
+
 def constant_interval(exported_program: ExportedProgram, node: torch.fx.Node) -> Interval | None:
     """The actual range of a parameter, buffer or lifted constant; None for a user input."""
     from executorch.backends.transforms.utils import get_param_tensor, is_param_node
@@ -385,6 +409,12 @@ def indices_bounded_by_shapes(graph: torch.fx.Graph) -> dict[torch.fx.Node, Inte
         op = aten_op(node)
         if op is aten.embedding.default:
             bound(node.args[1], node.args[0], 0)
+        elif op is aten._embedding_bag.default:
+            bound(node.args[1], node.args[0], 0)
+            offsets, indices = node.args[2], node.args[1]
+            if isinstance(offsets, torch.fx.Node) and isinstance(indices, torch.fx.Node) and sizes(indices):
+                interval = Interval(0, math.prod(sizes(indices) or [0]))
+                found[offsets] = found[offsets].intersection(interval) if offsets in found else interval
         elif op in (aten.index_select.default, aten.gather.default):
             bound(node.args[2], node.args[0], node.args[1])
         elif op is aten.index.Tensor:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from repro.harness.outcomes import Outcome
 
-LOWERINGS = ("stock", "workaround")
+LOWERINGS = ("stock", "workaround", "workaround-torch-special-values")
 EXPECTED = Path(__file__).with_name("conformance_expected.json")
 # The "special values" variant refills a sample's float tensors with these, in turn.
 SPECIAL_FLOATS = (math.nan, math.inf, -math.inf, -0.0, 1e30, -2.5, 0.5)
@@ -51,7 +51,7 @@ def not_correct(found: Mapping[str, str], lowering: str) -> bool:
 
 
 def markdown(outcomes: Mapping[str, Mapping[str, str]], release: str) -> str:
-    """A row per op: how many cases, what stock and the workaround get wrong, by variant."""
+    """A row per op: how many cases, what stock and the workaround (both modes) get wrong, by variant."""
     by_op: dict[tuple[str, str], list[tuple[str, Mapping[str, str]]]] = {}
     for case_id, found in outcomes.items():
         op, opinfo, variant = case_id.split("/")
@@ -59,12 +59,17 @@ def markdown(outcomes: Mapping[str, Mapping[str, str]], release: str) -> str:
     counts = {name: sum(not_correct(found, name) for found in outcomes.values()) for name in LOWERINGS}
     lines = [f"OpenVINO {release}, f32 (`OV_CPU_MAX_ISA` capped), {len({op for op, _ in by_op})} ops "
              f"({len(by_op)} OpInfo entries), {len(outcomes)} cases: stock "
-             f"not correct in {counts['stock']}, the workaround in {counts['workaround']}. Each case is a sample "
-             "call of PyTorch's OpInfo database; `not_delegated`: the stock partitioner made no delegate.", "",
-             "| op (OpInfo) | cases | stock not correct | workaround not correct |", "|---|---|---|---|"]
+             f"not correct in {counts['stock']}, the workaround in {counts['workaround']}, the workaround with "
+             f"`special_values=\"torch\"` in {counts['workaround-torch-special-values']}. Each case is a sample "
+             "call of PyTorch's OpInfo database; `not_delegated`: the stock partitioner made no delegate; "
+             "`refused`: the workaround refused it at lowering, in one line (neither OpenVINO nor ExecuTorch's "
+             "runtime computes it as PyTorch does).", "",
+             "| op (OpInfo) | cases | stock not correct | workaround not correct | "
+             "with `special_values=\"torch\"` |",
+             "|---|---|---|---|---|"]
     for (op, opinfo), rows in sorted(by_op.items()):
         cells = [", ".join(f"{variant} ({found[name]})" for variant, found in rows if not_correct(found, name))
                  or "-"
                  for name in LOWERINGS]
-        lines.append(f"| `{op}` ({opinfo}) | {len(rows)} | {cells[0]} | {cells[1]} |")
+        lines.append(f"| `{op}` ({opinfo}) | {len(rows)} | {' | '.join(cells)} |")
     return "\n".join(lines) + "\n"

@@ -15,7 +15,7 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 from repro.harness.program_contents import op_name  # noqa: E402
-from workaround.exclusion import HANDED_BACK_BECAUSE, partition_of  # noqa: E402
+from workaround.exclusion import HANDED_BACK_BECAUSE, CannotHandBackError, partition_of  # noqa: E402
 from workaround.value_ranges import Interval, ValueRanges  # noqa: E402
 
 INT64, INT32, UINT8 = torch.int64, torch.int32, torch.uint8
@@ -51,8 +51,8 @@ def ints(*values, dtype=INT64):
     (lambda x, y: torch.div(x, y, rounding_mode="trunc"), (torch.ones(2), torch.ones(2)), "aten.div.Tensor_mode",
      "trunc division"),
     (lambda x: torch.fmod(x, 3.0), (torch.ones(2),), "aten.fmod.Scalar", "remainder"),
-    (torch.remainder, (ints(7, 8, dtype=INT32), ints(2, 3, dtype=INT32)),
-     "aten.remainder.Tensor", "remainder"),
+    (torch.fmod, (ints(7, 8, dtype=INT32), ints(2, 3, dtype=INT32)), "aten.fmod.Tensor", "remainder"),
+    (lambda x: torch.remainder(x.abs(), 3), (ints(7, 8, dtype=INT32),), "aten.remainder.Scalar", "remainder"),
     (lambda x: x * 2, (torch.ones(2, dtype=torch.float64),), "aten.mul.Tensor", "float64"),
     (lambda x: x + 1, (ints(1, 2, dtype=torch.int16),), "aten.add.Tensor", "int16"),
     (lambda x: x + 1, (torch.ones(2, dtype=torch.bfloat16),), "aten.add.Tensor", "bfloat16"),
@@ -61,6 +61,18 @@ def ints(*values, dtype=INT64):
     (lambda x: F.avg_pool2d(x, 2, divisor_override=3), (torch.ones(1, 1, 4, 4),), "aten.avg_pool2d.default",
      "divisor_override"),
     (lambda x: F.pad(x, (2, 1), mode="reflect"), (torch.ones(1, 1, 5),), "aten.abs.default", "Abs of a constant"),
+    # round two: integers through float32, float16 kept in float32
+    (lambda x, y: x == y, (ints(1, 2, dtype=INT32), ints(1, 3, dtype=INT32)), "aten.eq.Tensor", "comparisons"),
+    (lambda x, y: x == y, (ints(1, 2), ints(1, 3)), "aten.eq.Tensor", "int64 is computed in 32 bits"),
+    (lambda x: x >= 1700000001, (ints(1, 2, dtype=INT32),), "aten.ge.Scalar", "comparisons"),
+    (lambda x: x < 3, (ints(1, 2, dtype=INT32),), "aten.lt.Scalar", "comparisons"),
+    (lambda x: x.amax(1), (ints([1, 2], [3, 4], dtype=INT32),), "aten.amax.default", "max / min"),
+    (lambda x: x.min(1)[0], (ints([1, 2], [3, 4], dtype=INT32),), "aten.min.dim", "max / min"),
+    (lambda x: x.clamp(0, 5), (ints(1, 9, dtype=INT32),), "aten.clamp.default", "max / min"),
+    (torch.relu, (ints(1, -9, dtype=INT32),), "aten.relu.default", "max / min"),
+    (lambda x: x + (torch.arange(2) + 40000) ** 2, (ints(1, 9),), "aten.pow.Tensor_Scalar", "integer pow"),
+    (lambda x: x.half().float(), (torch.ones(2),), "dim_order_ops._to_dim_order_copy.default", "float16"),
+    (lambda x: (x.half() * 3).float(), (torch.ones(2),), "aten.mul.Tensor", "float16"),
 ])
 def test_op_openvino_computes_differently_is_handed_back_saying_why(function, inputs, op, reason):
     reasons, delegated = handed_back(function, *inputs)
@@ -86,14 +98,23 @@ def test_op_openvino_computes_differently_is_handed_back_saying_why(function, in
      "aten.avg_pool2d.default"),
     # an abs that reads an input
     (lambda x: torch.abs(x) + 1, (torch.ones(2),), "aten.abs.default"),
+    # integers float32 holds exactly: compared, reduced and raised within +-2**24 (by proof or by dtype)
+    (lambda x: x + (torch.arange(4) > 2), (torch.ones(4),), "aten.gt.Scalar"),
+    (lambda x: x + torch.arange(4) ** 2, (torch.ones(4),), "aten.pow.Tensor_Scalar"),
+    (lambda x, y: x == y, (ints(1, 2, dtype=UINT8), ints(1, 3, dtype=UINT8)), "aten.eq.Tensor"),
+    (lambda x: x.amax(1), (ints([1, 2], [3, 4], dtype=torch.int8),), "aten.amax.default"),
+    # integer ops measured exact beyond 2**24
+    (torch.maximum, (ints(1, 2, dtype=INT32), ints(1, 3, dtype=INT32)), "aten.maximum.default"),
+    (lambda x: x.abs(), (ints(1, -2, dtype=INT32),), "aten.abs.default"),
+    # float16 that leaves its partition as float16 is rounded there, as in PyTorch
+    (lambda x: x.half(), (torch.ones(2),), "dim_order_ops._to_dim_order_copy.default"),
 ])
 def test_op_openvino_computes_as_pytorch_stays_delegated(function, inputs, op):
     reasons, delegated = handed_back(function, *inputs)
     assert op in delegated, (reasons, delegated)
 
 
-@pytest.mark.parametrize("function", [torch.relu, lambda x: x > 0, lambda x: x.amax(1), lambda x: x.softmax(1),
-                                      torch.exp, lambda x: F.max_pool2d(x.reshape(1, 1, 2, 2), 2)])
+@pytest.mark.parametrize("function", [lambda x: x > 0, lambda x: x.amax(1), lambda x: x.softmax(1), torch.exp])
 def test_special_values_are_openvinos_by_default_and_pytorchs_when_asked(function):
     x = torch.rand(2, 2)
     _, delegated_by_default = handed_back(function, x)
@@ -102,6 +123,29 @@ def test_special_values_are_openvinos_by_default_and_pytorchs_when_asked(functio
     assert reasons
     assert all("NaN" in why or "inf" in why for why in reasons.values()), reasons
     assert not set(reasons) & set(delegated)
+
+
+@pytest.mark.parametrize(("function", "op"), [
+    (torch.relu, "aten.relu.default"), (lambda x: x.clamp(0, 1), "aten.clamp.default"),
+    (F.hardtanh, "aten.hardtanh.default"), (lambda x: torch.maximum(x, 1 - x), "aten.maximum.default"),
+    (lambda x: torch.minimum(x, 1 - x), "aten.minimum.default"), (torch.sign, "aten.sign.default"),
+    (lambda x: F.max_pool2d(x.reshape(1, 1, 2, 2), 2), "aten.max_pool2d_with_indices.default")])
+def test_special_values_an_exact_rewrite_makes_pytorchs_stay_delegated(function, op):
+    """With special_values="torch", the ops workaround.exact_rewrites makes exact stay in the delegate, whose
+    delegation spec asks for the rewrites."""
+    program, tags = tagged(function, (torch.rand(2, 2),), special_values="torch")
+    delegated = {op_name(node) for node in program.graph_module.graph.nodes if partition_of(node) is not None}
+    assert op in delegated, delegated
+    assert all(("special_values", b"torch") in {(spec.key, spec.value) for spec in delegation.compile_specs}
+               for delegation in tags.values()), tags
+
+
+def test_a_max_pool_whose_indices_are_read_is_refused_with_torch_special_values():
+    """The rewrite leaves the indices as OpenVINO makes them (a NaN's index is not PyTorch's), and ExecuTorch's own
+    kernel drops NaN too: refused, in one line, rather than handed back to wrong values."""
+    pool = lambda x: F.max_pool2d(x, 2, return_indices=True)  # noqa: E731
+    with pytest.raises(CannotHandBackError, match=r"max_pool2d_with_indices drops NaN.*special_values=\"openvino"):
+        handed_back(pool, torch.rand(1, 1, 2, 2), special_values="torch")
 
 
 def test_special_values_must_be_named_correctly():

@@ -34,7 +34,12 @@ from repro.harness.lowerings import (  # noqa: E402
     as_lowering,
 )
 from tests.graph_models import copy_used_inside_and_outside, partitions_around_an_unsupported_op  # noqa: E402
-from tests.workaround_expectations import CORRECTED, REFUSED, REFUSED_DIM_ORDER_OFF  # noqa: E402
+from tests.workaround_expectations import (  # noqa: E402
+    CANNOT_HAND_BACK,
+    CORRECTED,
+    REFUSED,
+    REFUSED_DIM_ORDER_OFF,
+)
 from workaround import check_program, copy_safe_openvino, install, is_installed, uninstall  # noqa: E402
 
 pytestmark = pytest.mark.executorch
@@ -72,12 +77,30 @@ def test_two_dimensional_reflection_padding_stays_whole_in_the_delegate(lowered_
     assert record["ops_outside"] == []
 
 
+# Cases whose only op an exact rewrite keeps delegated with special_values="torch" (workaround.exact_rewrites).
+REWRITTEN_IN_THE_DELEGATE = {"relu_of_nan", "sign_of_nan", "max_pool_of_nan"}
+
+
 @pytest.mark.parametrize("case", sorted(KEEPS_OPENVINO_SPECIAL_VALUES))
 def test_workaround_with_torch_special_values_equals_eager(lowered_case, case):
-    """special_values="torch" hands the ops that treat NaN and infinities differently to ExecuTorch."""
+    """special_values="torch" rewrites the ops OpenVINO has exact ops for, and hands the others to ExecuTorch."""
     record = lowered_case(case, WORKAROUND_TORCH_SPECIAL_VALUES)
     assert_equals_eager(record)
-    assert record["delegates"] == 0, "the only op of each such case is one OpenVINO computes differently"
+    if case in REWRITTEN_IN_THE_DELEGATE:
+        assert (record["delegates"], record["ops_outside"]) == (1, []), "rewritten exactly, it stays delegated"
+    else:
+        assert record["delegates"] == 0, "the only op of each such case is one OpenVINO computes differently"
+
+
+@pytest.mark.parametrize("case", sorted(CANNOT_HAND_BACK))
+def test_what_executorch_cannot_run_either_is_refused_in_one_line(lowered_case, case):
+    """Neither OpenVINO nor ExecuTorch's runtime computes these as PyTorch does: refused at lowering, not a program
+    that fails to load (0x14) or computes wrong values."""
+    record = lowered_case(case, WORKAROUND)
+    assert record["outcome"] == "refused", record["outcome"]
+    assert record["lowering_error"].startswith("CannotHandBackError: node "), record["lowering_error"]
+    assert CANNOT_HAND_BACK[case] in record["lowering_error"]
+    assert "\n" not in record["lowering_error"]
 
 
 @pytest.mark.under_test

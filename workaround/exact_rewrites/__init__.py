@@ -1,0 +1,33 @@
+"""Exact rewrites that keep a node in OpenVINO where handing it back would lose it: one pass a module.
+
+Why: the semantics guards (``workaround.semantics``) hand back to ExecuTorch what OpenVINO's CPU plugin computes
+differently from PyTorch. Where OpenVINO has ops that compute PyTorch's value exactly, the node can stay in the
+delegate instead, the way XNNPACK's ``_passes`` keep graphs delegable: nothing leaves the partition (so it is not
+split), and ExecuTorch needs no kernel for it (its runtime lacks ``max_pool3d_with_indices``, and its
+``max_pool2d`` and ``sign`` drop NaN themselves, ``workaround.executorch_kernel_semantics``).
+
+Each pass rewrites an ``ov.Model`` in place, after the PyTorch frontend converted the partition and before it is
+compiled (``workaround.boundary_dim_orders.preprocess``), and says which ATen ops it makes exact, so that the
+partitioner keeps those (``KEPT_EXACT``). The passes for NaN and infinities run only where the partition was made
+with ``special_values="torch"`` (the delegation spec carries ``SPECIAL_VALUES_KEY``): elsewhere OpenVINO's
+special values are what the user chose, and the rewrites' extra ops would cost for nothing.
+
+Each pass is held to PyTorch on its op's samples and special values by ``tests/gate/test_exact_rewrites.py``.
+"""
+
+from workaround.exact_rewrites import max_pool_special_values, nan_propagating_extremes, sign_of_nan
+from workaround.openvino_types import OpenvinoModel
+
+# A CompileSpec of this key says whose special values the partition follows ("torch"; absent: OpenVINO's).
+SPECIAL_VALUES_KEY = "special_values"
+TORCH_SPECIAL_VALUES_PASSES = (nan_propagating_extremes, max_pool_special_values, sign_of_nan)
+# ATen ops a pass makes exact on NaN and infinities: with special_values="torch" they stay in the delegate.
+KEPT_EXACT = frozenset(op for rewrite in TORCH_SPECIAL_VALUES_PASSES for op in rewrite.MAKES_EXACT)
+
+
+def rewrite(model: OpenvinoModel, special_values: str) -> None:
+    """Apply every pass the partition's special values call for, in place."""
+    if special_values == "torch":
+        for rewrite_pass in TORCH_SPECIAL_VALUES_PASSES:
+            rewrite_pass.rewrite(model)
+    model.validate_nodes_and_infer_types()
