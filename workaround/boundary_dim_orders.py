@@ -40,8 +40,8 @@ from torch.export import ExportedProgram
 
 from workaround import exact_rewrites
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, int64_mark, mark
+from workaround.delegate_specs import SPECIAL_VALUES_KEY
 from workaround.dim_order import dim_order, is_default
-from workaround.exact_rewrites import SPECIAL_VALUES_KEY
 from workaround.openvino_types import OpenvinoModel, OpenvinoNode
 from workaround.patches import MethodPatch
 from workaround.provenance import made_by_workaround

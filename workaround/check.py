@@ -35,7 +35,10 @@ or the workaround's ``inference_precision`` compile spec) that imports at anothe
 
 Program-wide, with or without OpenVINO: a program whose constants are all 0-size (what a delegate leaves
 of an empty KV cache) has a 0-byte constant segment, and loaded from a file it fails at ``load_method``
-with error 0x23 (``empty_constant_segment``).
+with error 0x23 (``empty_constant_segment``). And, given the operators the deploying ExecuTorch runtime
+registers (``--runtime-operators FILE``, one name per line, or ``installed`` for the ExecuTorch installed here),
+a program calling an operator outside them fails at ``load_method`` with error 0x14 (``operator_missing``):
+what a partitioner that hands ``sort`` or ``avg_pool3d`` back to ExecuTorch's portable runtime makes.
 
 After lowering::
 
@@ -56,6 +59,8 @@ interrupted; 141 the reader of its output went away.
 import json
 import re
 import sys
+from argparse import ArgumentTypeError
+from collections.abc import Collection
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -64,6 +69,7 @@ from workaround import pte_reader
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, read_mark
 from workaround.command_line import OneLineErrors, Report, guarded
 from workaround.computed_differently import exported_model_findings, semantics_findings
+from workaround.delegate_specs import GUARDED_KEY
 from workaround.finding_kinds import FindingKind
 from workaround.layouts import same_layout
 from workaround.openvino_types import CompiledModel
@@ -80,6 +86,8 @@ EXIT_STATUS = ("exit status: 0 clean (or no OpenVINO delegate), 1 affected, 2 no
                "failed (not a verdict), 130 interrupted, 141 its output's reader went away")
 
 
+# An operator as a runtime registers it and a program calls it: namespace::name, then .overload if it has one.
+RUNTIME_OPERATOR = re.compile(r"[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)?")
 # Compile specs that ask a delegate for a precision: OpenVINO's own name, and the workaround's.
 PRECISION_SPECS = ("INFERENCE_PRECISION_HINT", "inference_precision")
 # The releases measured to crash (or read freed memory) by path with a blob in a segment.
@@ -225,6 +233,8 @@ def compiled_model_findings(index: int, delegate: pte_reader.Delegate, compiled:
                          f"{UNRUNNABLE[kind]}; lower with the workaround's partitioner, which keeps such "
                          "tensors inside ExecuTorch")
                  for kind, position, what in unrunnable_arguments(delegate, compiled)]
+    if GUARDED_KEY in delegate.compile_specs:  # proven or handed back: workaround.delegate_specs
+        return findings
     return findings + [Finding(kind, index, position, f"OpenVINO delegate {index}: {what}")
                        for kind, position, what in semantics_findings(delegate, compiled)]
 
@@ -304,20 +314,37 @@ def check_delegates(delegates: list[pte_reader.Delegate], not_opened: list[str] 
         # Read from the blob's bytes, so also where this OpenVINO cannot import it.
         try:
             findings += [Finding(kind, index, port, f"OpenVINO delegate {index}: {what}")
-                         for kind, port, what in exported_model_findings(delegate.blob)]
+                         for kind, port, what in exported_model_findings(delegate.blob)
+                         if GUARDED_KEY not in delegate.compile_specs]
         except MalformedProgram as error:
             raise MalformedProgram(f"OpenVINO delegate {index}: {error}") from error
         findings += segment_finding(index, delegate)
     return findings
 
 
-def check_program(program: "ExecutorchProgramManager | bytes | bytearray | str | Path") -> list[Finding]:
-    """Findings for an ExecutorchProgramManager (``.to_executorch()``), .pte bytes, or a .pte path. Raises
+def missing_operators(operators: list[str], registered: Collection[str] | None) -> list[Finding]:
+    """The program-wide finding of each operator the program calls that the runtime does not register (none
+    when no runtime was named)."""
+    if registered is None:
+        return []
+    return [Finding(FindingKind.OPERATOR_MISSING, None, None,
+                    f"the program calls {name}, which the ExecuTorch runtime checked against has no kernel for: "
+                    "load_method fails with error 0x14 (from bytes and by path). Build the runtime with that "
+                    "kernel, or re-export with the workaround's partitioner (CopySafeOpenvinoPartitioner(..., "
+                    "runtime_operators=...)), which refuses to hand an op to a runtime without its kernel")
+            for name in dict.fromkeys(operators) if name not in registered]
+
+
+def check_program(program: "ExecutorchProgramManager | bytes | bytearray | str | Path",
+                  runtime_operators: Collection[str] | None = None) -> list[Finding]:
+    """Findings for an ExecutorchProgramManager (``.to_executorch()``), .pte bytes, or a .pte path; with
+    ``runtime_operators`` (what the deploying runtime registers), also each operator it lacks. Raises
     MalformedProgram for an inconsistent program, UnreadableFile for a path that is not a regular file."""
     if isinstance(program, str | Path):
         program = read_pte(Path(program))
     contents = pte_reader.read(bytes(program if isinstance(program, bytes | bytearray) else program.buffer))
-    return check_delegates(openvino_delegates(contents)) + empty_constant_segment(contents.constants)
+    return (check_delegates(openvino_delegates(contents)) + empty_constant_segment(contents.constants)
+            + missing_operators(contents.operators, runtime_operators))
 
 
 def text_report(pte: Path, delegates: list[pte_reader.Delegate], findings: list[Finding], not_opened: list[str],
@@ -336,7 +363,7 @@ def text_report(pte: Path, delegates: list[pte_reader.Delegate], findings: list[
     return [*lines, f"{pte}: {len(delegates)} OpenVINO delegate(s), {verdict}"]
 
 
-def report(pte: Path, as_json: bool) -> Report:
+def report(pte: Path, as_json: bool, runtime_operators: Collection[str] | None = None) -> Report:
     """The check of one file, as the command line prints it. Everything is read and checked before a line
     is written: an inconsistent file is a verdict of its own (2), never judged on part of it."""
     not_opened: list[str] = []
@@ -344,7 +371,8 @@ def report(pte: Path, as_json: bool) -> Report:
     try:
         contents = pte_reader.read(read_pte(pte))
         delegates = openvino_delegates(contents)
-        findings = check_delegates(delegates, not_opened, precisions) + empty_constant_segment(contents.constants)
+        findings = (check_delegates(delegates, not_opened, precisions) + empty_constant_segment(contents.constants)
+                    + missing_operators(contents.operators, runtime_operators))
     except (UnreadableFile, MalformedProgram) as error:
         return Report(EXIT_UNREADABLE, [], [f"{pte}: not a readable .pte: {error}"])
     code = EXIT_AFFECTED if findings else EXIT_UNREADABLE if not_opened else EXIT_CLEAN
@@ -355,6 +383,28 @@ def report(pte: Path, as_json: bool) -> Report:
                                      "precision": [asdict(p) for p in precisions]}, indent=1)], [])
 
 
+def runtime_operators(value: str) -> frozenset[str]:
+    """The operator names ``--runtime-operators`` gives: the installed runtime's, or a file's (one a line, ``#``
+    comments and blank lines skipped), each of the form a program calls them by."""
+    if value == "installed":
+        try:
+            from workaround.runtime_kernels import installed_operators
+        except ImportError as error:
+            raise ArgumentTypeError(f"no ExecuTorch runtime is installed here ({error}): name a file") from None
+        return installed_operators()
+    try:
+        text = read_pte(Path(value)).decode()
+    except (UnreadableFile, UnicodeDecodeError) as error:
+        raise ArgumentTypeError(f"{value}: not a text file of operator names ({error})") from None
+    names = [line.split("#")[0].strip() for line in text.splitlines()]
+    found = frozenset(name for name in names if name)
+    if bad := next((name for name in found if not RUNTIME_OPERATOR.fullmatch(name)), None):
+        raise ArgumentTypeError(f"{value}: {bad!r} is not an operator name (namespace::name.overload)")
+    if not found:
+        raise ArgumentTypeError(f"{value}: names no operator")
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineErrors(prog="openvino-pte-check", description=__doc__.splitlines()[0], epilog=EXIT_STATUS)
     parser.add_argument("pte", type=Path, help="an ExecuTorch .pte file")
@@ -362,8 +412,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--traceback", action="store_true",
                         help="when the checker itself fails (exit 3), print where, for a bug report (so does "
                              "OPENVINO_PTE_CHECK_TRACEBACK=1)")
+    parser.add_argument("--runtime-operators", metavar="FILE|installed", type=runtime_operators,
+                        help="also flag each operator the program calls that the deploying ExecuTorch runtime "
+                             "does not register (it would not load, 0x14): a file of its operator names, one a "
+                             "line (aten::sort.values, ...: what its _get_operator_names() lists), or 'installed' "
+                             "for the ExecuTorch installed here (imports torch)")
     args = parser.parse_args(argv)
-    return guarded(parser.prog, lambda: report(args.pte, args.json), args.traceback)
+    return guarded(parser.prog, lambda: report(args.pte, args.json, args.runtime_operators), args.traceback)
 
 
 if __name__ == "__main__":

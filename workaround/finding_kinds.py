@@ -13,6 +13,7 @@ class FindingKind(StrEnum):
     DELEGATE_BLOB_IN_SEGMENT = "delegate_blob_in_segment"
     EMPTY_CONSTANT_SEGMENT = "empty_constant_segment"
     PRECISION_NOT_KEPT = "precision_not_kept"
+    OPERATOR_MISSING = "operator_missing"
     # What OpenVINO's CPU plugin computes differently from PyTorch (workaround.computed_differently).
     FLOAT64_COMPUTED_AS_FLOAT32 = "float64_computed_as_float32"
     INT64_COMPUTED_IN_32_BITS = "int64_computed_in_32_bits"

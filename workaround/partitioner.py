@@ -33,7 +33,7 @@ from torch.export import ExportedProgram
 from workaround.ambiguous_layouts import declare_ambiguous_layouts_default
 from workaround.boundary_dim_orders import BOUNDARY_DIM_ORDERS
 from workaround.delegate_limits import may_cross_a_boundary_it_cannot
-from workaround.exact_rewrites import SPECIAL_VALUES_KEY
+from workaround.delegate_specs import GUARDED_BY, GUARDED_KEY, SPECIAL_VALUES_KEY
 from workaround.exclusion import TAG, hand_back_unsafe_nodes
 from workaround.inline_blobs import INLINE_BLOBS
 from workaround.patches import MethodPatch
@@ -72,14 +72,18 @@ def _partition_without_escaping_copies(stock: OpenvinoPartitioner, exported_prog
     declare_ambiguous_layouts_default(exported_program)
     result = COPY_RULE.stock(stock, exported_program)
     tags = hand_back_unsafe_nodes(result.tagged_exported_program, result.partition_tags, special_values, runtime)
+    added = [CompileSpec(GUARDED_KEY, GUARDED_BY)]  # what the checker reads back (workaround.delegate_specs)
     if special_values == "torch":  # its preprocess then rewrites what it can exactly (workaround.exact_rewrites)
-        tags = {tag: with_compile_spec(spec, SPECIAL_VALUES_KEY, special_values) for tag, spec in tags.items()}
+        added.append(CompileSpec(SPECIAL_VALUES_KEY, special_values.encode()))
+    tags = {tag: with_compile_specs(spec, added) for tag, spec in tags.items()}
     mark_partitioned_nodes(result.tagged_exported_program, TAG)
     return PartitionResult(tagged_exported_program=result.tagged_exported_program, partition_tags=tags)
 
 
-def with_compile_spec(spec: DelegationSpec, key: str, value: str) -> DelegationSpec:
-    return DelegationSpec(spec.backend_id, [*spec.compile_specs, CompileSpec(key, value.encode())])
+def with_compile_specs(spec: DelegationSpec, added: list[CompileSpec]) -> DelegationSpec:
+    present = {compile_spec.key for compile_spec in spec.compile_specs}
+    missing = [compile_spec for compile_spec in added if compile_spec.key not in present]
+    return DelegationSpec(spec.backend_id, [*spec.compile_specs, *missing])
 
 
 class CopySafeOpenvinoPartitioner(Partitioner):  # type: ignore[misc]  # ExecuTorch is untyped

@@ -146,6 +146,17 @@ def _calls(plan: Node, values: list[Node], delegate_count: int, operator_count: 
     return calls
 
 
+def _operators(program: Node) -> list[str]:
+    """The operators every execution plan calls, as the runtime looks them up (``aten::sort.values``)."""
+    found: list[str] = []
+    for plan in program.children(PROGRAM_EXECUTION_PLAN):
+        for operator in plan.children(PLAN_OPERATORS):
+            name = operator.name(OPERATOR_NAME, OPERATOR_NAME_PATTERN, "an operator's name")
+            overload = operator.name(OPERATOR_OVERLOAD, OVERLOAD, "an operator's overload")
+            found.append(f"{name}.{overload}" if overload else name)
+    return found
+
+
 def _delegates(program: Node, layout: Layout, pte: bytes) -> list[Delegate]:
     """Every delegate of every execution plan, with its blob, where the blob is stored, and its call's values."""
     inline = program.children(PROGRAM_DELEGATE_DATA)
@@ -153,9 +164,6 @@ def _delegates(program: Node, layout: Layout, pte: bytes) -> list[Delegate]:
     found: list[Delegate] = []
     for plan in program.children(PROGRAM_EXECUTION_PLAN):
         plan.name(PLAN_NAME, METHOD_NAME, "a method's name")
-        for operator in plan.children(PLAN_OPERATORS):
-            operator.name(OPERATOR_NAME, OPERATOR_NAME_PATTERN, "an operator's name")
-            operator.name(OPERATOR_OVERLOAD, OVERLOAD, "an operator's overload")
         plan_delegates, values = plan.children(PLAN_DELEGATES), plan.children(PLAN_VALUES)
         check_values(plan, values)
         calls = _calls(plan, values, len(plan_delegates), len(plan.children(PLAN_OPERATORS)))
@@ -209,6 +217,7 @@ def _constants(program: Node, layout: Layout) -> Constants:
 @dataclass(frozen=True)
 class ProgramContents:
     """What the checker reads from a program, read once the whole file is verified."""
+    operators: list[str]  # what its kernel calls name, each of which the runtime must register to load it
     delegates: list[Delegate]
     constants: Constants
 
@@ -219,7 +228,7 @@ def read(pte: bytes) -> ProgramContents:
     layout = verify(pte)
     flatbuffer = pte[:layout.program_size]
     program = Node(flatbuffer, Table(flatbuffer, 0).Indirect(0))
-    return ProgramContents(_delegates(program, layout, pte), _constants(program, layout))
+    return ProgramContents(_operators(program), _delegates(program, layout, pte), _constants(program, layout))
 
 
 def delegates(pte: bytes) -> list[Delegate]:

@@ -9,7 +9,8 @@ values as the delegate; ``docs/design.md``, "Semantics") and is stated as a reas
   makes an int64 tensor whose values are not proven to fit int32 (``workaround.value_ranges``). Position
   ids, masks and index arithmetic built from ``arange`` and shapes are proven, and stay.
 - **uint8 / int8 arithmetic saturates** where PyTorch wraps (250 + 10 is 255, not 4): every node that makes
-  such a tensor without a proof that its exact values fit the dtype (copies, views and quantization do).
+  such a tensor without a proof that its exact values fit the dtype (copies, views and quantization do); and
+  their sums, which PyTorch makes in int64, saturate in the input's type ([1, 255].sum() is 255).
 - **integer division and remainder go through f32**, and **trunc division through an i32 convert**
   (123456789 // 10 is 12345679; 1e10 / 1 truncated is -2**31): ``div`` with ``rounding_mode="trunc"``,
   integer ``div`` with ``"floor"`` and ``floor_divide``, every ``fmod`` and ``remainder`` (floats lose the
@@ -65,6 +66,9 @@ NOT_COMPUTED_AS_PYTORCH = {
     torch.complex128: "OpenVINO's frontend cannot take complex tensors",
 }
 SATURATING = (torch.uint8, torch.int8)
+# Reductions PyTorch computes in int64 from uint8 / int8 (measured: [1, 255].sum() is 255 in OpenVINO, not 256).
+WIDENING_REDUCTIONS = {aten.sum.dim_IntList, aten.sum.default, aten.cumsum.default, aten.prod.default,
+                       aten.prod.dim_int}
 DIVIDING = {aten.div.Tensor_mode, aten.div.Scalar_mode, aten.floor_divide.default, aten.floor_divide.Scalar}
 REMAINDERS = {aten.fmod.Tensor, aten.fmod.Scalar, aten.remainder.Tensor, aten.remainder.Scalar,
               aten.remainder.Scalar_Tensor}
@@ -149,6 +153,9 @@ def wraps_around(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
     if dtype in SATURATING and node.op == "call_function" and aten_op(node) not in CONVERTING and not (
             ranges.proven(node) and ranges.interval(node).within(dtype)):
         return f"{dtype} arithmetic saturates in OpenVINO where PyTorch wraps around"
+    if aten_op(node) in WIDENING_REDUCTIONS and any(integral_dtype(argument) in SATURATING
+                                                     for argument in node.all_input_nodes):
+        return "a uint8 / int8 sum saturates in its input's type in OpenVINO (PyTorch sums in int64)"
     return None
 
 

@@ -238,10 +238,31 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path):
     ([], "the following arguments are required: pte"),
     ([STOCK, "--frobnicate"], "unrecognized arguments: --frobnicate"),
     ([STOCK, STOCK], "unrecognized arguments: "),
+    ([STOCK, "--runtime-operators", "/nonexistent/ops.txt"], "/nonexistent/ops.txt: not a text file of operator"),
+    ([STOCK, "--runtime-operators", "/dev/null"], "/dev/null: not a text file of operator names (not a regular"),
+    ([STOCK, "--runtime-operators", "{bad}"], "'aten sort' is not an operator name (namespace::name.overload)"),
+    ([STOCK, "--runtime-operators", "{empty}"], "names no operator"),
 ])
-def test_a_usage_error_is_one_line_and_exit_2(arguments, says):
-    result = run_cli(*CHECK, *arguments, timeout=120)
+def test_a_usage_error_is_one_line_and_exit_2(tmp_path, arguments, says):
+    files = {"{bad}": written(tmp_path, "bad.txt", b"aten::add.out\naten sort\n"),
+             "{empty}": written(tmp_path, "empty.txt", b"# nothing\n\n")}
+    result = run_cli(*CHECK, *[files.get(argument, argument) for argument in arguments], timeout=120)
     assert assert_one_line(result, 2, says).startswith("openvino-pte-check: error: ")
+
+
+def test_an_operator_the_named_runtime_lacks_is_a_finding(tmp_path):
+    """The workaround's sample makes its copy with ExecuTorch's _clone_dim_order kernel: a runtime without it
+    cannot load the program; one with it can."""
+    from workaround import pte_reader
+
+    assert pte_reader.read(WORKAROUND.read_bytes()).operators == ["dim_order_ops::_clone_dim_order.out"]
+    without = written(tmp_path, "without.txt", b"# a runtime without the copy\naten::add.out\n")
+    result = run_cli(*CHECK, WORKAROUND, "--runtime-operators", without, "--json", timeout=120)
+    assert result.returncode == 1, result.stderr
+    assert '"operator_missing"' in result.stdout
+    assert "dim_order_ops::_clone_dim_order.out" in result.stdout
+    with_it = written(tmp_path, "with.txt", b"aten::add.out\ndim_order_ops::_clone_dim_order.out  # the copy\n")
+    assert run_cli(*CHECK, WORKAROUND, "--runtime-operators", with_it, timeout=120).returncode == 0
 
 
 # The checker with a bug: reading the program fails in a way nobody foresaw.

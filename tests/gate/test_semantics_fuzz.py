@@ -1,11 +1,13 @@
 """Property: a small model over integers, float64 or special floats, lowered with the workaround, equals eager.
 
 Hypothesis draws a dtype (int64, int32, uint8, int8, float64, float32), two 1-D inputs of it whose values
-sit at the bounds where OpenVINO and PyTorch part (int32's and uint8's limits, 2**24 + 1, 2**40, 1e300,
-NaN, +-inf, -0.0, ...), then a chain of ops that each read earlier values (arithmetic, division and
-remainders by constants, reductions, views, concatenation, comparisons, max/min), returning the last
-value and one drawn earlier one. Integers are compared exactly; floats within 1e-5 of their magnitude,
-NaN where eager has NaN. Floats with NaN or infinities are lowered with ``special_values="torch"``.
+sit at the bounds where OpenVINO and PyTorch part (int32's and uint8's limits, +-2**24 (+1), 2**40, 1e300,
+NaN, +-inf, -0.0, ...), then a chain of ops that each read earlier values (arithmetic, powers, division and
+remainders by constants, reductions, views, concatenation, comparisons, max/min and clamps, float16 round
+trips, sign), returning the last value and one drawn earlier one. Integers are compared exactly; floats within
+1e-5 of their magnitude, NaN where eager has NaN. Floats with NaN or infinities are lowered with
+``special_values="torch"``. A model neither OpenVINO nor ExecuTorch's runtime computes as PyTorch may instead be
+refused at lowering, in one line (``CannotHandBackError``); never a program that fails to load.
 
 Deterministic (derandomized, no example database). SEMANTICS_FUZZ_EXAMPLES sets how many models are
 tried (default 20).
@@ -32,7 +34,8 @@ pytestmark = pytest.mark.executorch
 EXAMPLES = int(os.environ.get("SEMANTICS_FUZZ_EXAMPLES", "20"))
 INF, NAN = float("inf"), float("nan")
 # Values where OpenVINO's and PyTorch's semantics part, per dtype (kept to those the dtype holds).
-BOUNDS = [0, 1, -1, 3, -7, 127, -128, 255, 256, 2**24 + 1, 2**31 - 1, -2**31, 2**31, 2**40 + 3, -2**35]
+BOUNDS = [0, 1, -1, 3, -7, 127, -128, 255, 256, 2**24, 2**24 + 1, -(2**24) - 3, 1700000001, 2**31 - 1, -2**31,
+          2**31, 2**40 + 3, -2**35]
 SPECIAL = [NAN, INF, -INF, -0.0, 1e30, 1e9 + 1.5, 1e10]
 DTYPES = {"int64": torch.int64, "int32": torch.int32, "uint8": torch.uint8, "int8": torch.int8,
           "float64": torch.float64, "float32": torch.float32}
@@ -44,6 +47,8 @@ ANY = {
     "reshape_back": lambda x, y: (x.reshape(2, 2) + y.reshape(2, 2)).reshape(4),
     "where_greater": lambda x, y: torch.where(x > y, x, y),
     "flip": lambda x, y: x.flip(0),
+    "equal": lambda x, y: (x == y).to(x.dtype), "greater_equal": lambda x, y: (x >= y).to(x.dtype),
+    "amax_keep": lambda x, y: x.amax(0, keepdim=True).expand(4),
 }
 INTEGER = {
     "floor_divide_by_3": lambda x, y: x // 3, "trunc_divide_by_minus_7": lambda x, y: torch.div(
@@ -51,11 +56,15 @@ INTEGER = {
     "remainder_of_magnitude_by_5": lambda x, y: torch.remainder(x.abs(), 5),
     "cumsum": lambda x, y: x.cumsum(0).to(x.dtype), "sum_keep": lambda x, y: x.sum(0, keepdim=True).to(
         x.dtype).expand(4),
+    "square": lambda x, y: x**2,
 }
+# Only where float32 cannot hold the bound (int8 / uint8 clamps are exact in float32).
+WIDE_INTEGER = {"clamp_beyond_2_24": lambda x, y: x.clamp(-5, 16777217)}
 FLOAT = {
     "trunc_divide_by_2": lambda x, y: torch.div(x, 2.0, rounding_mode="trunc"),
     "fmod_by_3": lambda x, y: torch.fmod(x, 3.0), "relu": lambda x, y: torch.relu(x),
-    "amax_keep": lambda x, y: x.amax(0, keepdim=True).expand(4), "clamp": lambda x, y: x.clamp(-5.0, 5.0),
+    "clamp": lambda x, y: x.clamp(-5.0, 5.0),
+    "half_round_trip": lambda x, y: x.half().to(x.dtype), "sign": lambda x, y: torch.sign(x),
 }
 
 
@@ -73,7 +82,8 @@ def programs(draw):
     dtype = DTYPES[name]
     pool = [v for v in BOUNDS + (SPECIAL if dtype.is_floating_point else []) if holds(dtype, v)]
     inputs = [draw(st.lists(st.sampled_from(pool), min_size=4, max_size=4)) for _ in range(2)]
-    ops = {**ANY, **(FLOAT if dtype.is_floating_point else INTEGER)}
+    ops = {**ANY, **(FLOAT if dtype.is_floating_point else INTEGER),
+           **(WIDE_INTEGER if dtype in (torch.int32, torch.int64) else {})}
     steps = []
     for step in range(draw(st.integers(1, 4))):
         op = draw(st.sampled_from(sorted(ops)))
@@ -83,7 +93,7 @@ def programs(draw):
 
 def build(program):
     _, _, steps, extra = program
-    ops = {**ANY, **FLOAT, **INTEGER}
+    ops = {**ANY, **FLOAT, **INTEGER, **WIDE_INTEGER}
 
     def function(x, y):
         values = [x, y]
@@ -111,5 +121,9 @@ def test_random_integer_float64_or_special_float_model_with_the_workaround_equal
                        exact_outputs=() if dtype.is_floating_point else (0, 1), atol=1e-5 * max(1.0, magnitude))
     lowering = WORKAROUND_TORCH_SPECIAL_VALUES if specials else WORKAROUND
     record = run_case(case, lowering, runners, pte_dir)
+    if record["outcome"] == "refused":
+        assert record["lowering_error"].startswith("CannotHandBackError: "), record["lowering_error"]
+        assert "\n" not in record["lowering_error"]
+        return
     assert_equals_eager(record)
     assert check_program(record["pte"]) == []

@@ -27,6 +27,7 @@ from executorch.exir import EdgeCompileConfig  # noqa: E402
 from repro.harness import catalogue, lowering, policy, precision  # noqa: E402
 from repro.harness.case_runs import GATE_LOADS, max_abs_diff, run_case  # noqa: E402
 from repro.harness.lowerings import (  # noqa: E402
+    NONE,
     STOCK,
     WORKAROUND,
     WORKAROUND_TORCH_SPECIAL_VALUES,
@@ -41,6 +42,7 @@ from tests.workaround_expectations import (  # noqa: E402
     REFUSED_DIM_ORDER_OFF,
 )
 from workaround import check_program, copy_safe_openvino, install, is_installed, uninstall  # noqa: E402
+from workaround.runtime_kernels import installed_operators  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 # The policy's matmuls: at f32 (the gate, repro/harness/precision.py) and at bf16, where OpenVINO's CPU plugin
@@ -106,7 +108,17 @@ def test_what_executorch_cannot_run_either_is_refused_in_one_line(lowered_case, 
 @pytest.mark.under_test
 @pytest.mark.parametrize("case", CORRECTED)
 def test_post_lowering_check_is_clean_for_the_workaround(lowered_case, case):
-    assert_check_is_clean(check_program(lowered_case(case, under_test())["pte"]))
+    """Clean, and every operator the program calls outside its delegates is one the installed runtime has."""
+    assert_check_is_clean(check_program(lowered_case(case, under_test())["pte"], installed_operators()))
+
+
+def test_post_lowering_check_flags_an_operator_the_runtime_lacks_where_loading_fails(lowered_case):
+    """ExecuTorch's portable runtime has no avg_pool3d: a program calling it fails to load; the check says so."""
+    record = lowered_case("avg_pool3d_ceil_counting_padding", NONE)
+    assert "0x:14" in record["runs"]["path"]["detail"], record["runs"]["path"]
+    findings = check_program(record["pte"], installed_operators())
+    assert [(f.kind, f.delegate) for f in findings] == [("operator_missing", None)], findings
+    assert "aten::avg_pool3d.out" in findings[0].detail
 
 
 def test_post_lowering_check_flags_the_stock_upstream_example(lowered_case):

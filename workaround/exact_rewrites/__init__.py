@@ -9,7 +9,7 @@ split), and ExecuTorch needs no kernel for it (its runtime lacks ``max_pool3d_wi
 Each pass rewrites an ``ov.Model`` in place, after the PyTorch frontend converted the partition and before it is
 compiled (``workaround.boundary_dim_orders.preprocess``), and says which ATen ops it makes exact, so that the
 partitioner keeps those (``KEPT_EXACT``). The passes for NaN and infinities run only where the partition was made
-with ``special_values="torch"`` (the delegation spec carries ``SPECIAL_VALUES_KEY``): elsewhere OpenVINO's
+with ``special_values="torch"`` (its delegation spec says so: ``workaround.delegate_specs``): elsewhere OpenVINO's
 special values are what the user chose, and the rewrites' extra ops would cost for nothing.
 
 Each pass is held to PyTorch on its op's samples and special values by ``tests/gate/test_exact_rewrites.py``.
@@ -18,8 +18,6 @@ Each pass is held to PyTorch on its op's samples and special values by ``tests/g
 from workaround.exact_rewrites import max_pool_special_values, nan_propagating_extremes, sign_of_nan
 from workaround.openvino_types import OpenvinoModel
 
-# A CompileSpec of this key says whose special values the partition follows ("torch"; absent: OpenVINO's).
-SPECIAL_VALUES_KEY = "special_values"
 TORCH_SPECIAL_VALUES_PASSES = (nan_propagating_extremes, max_pool_special_values, sign_of_nan)
 # ATen ops a pass makes exact on NaN and infinities: with special_values="torch" they stay in the delegate.
 KEPT_EXACT = frozenset(op for rewrite in TORCH_SPECIAL_VALUES_PASSES for op in rewrite.MAKES_EXACT)

@@ -1,0 +1,17 @@
+"""The compile specs the workaround adds to the delegation spec of each partition it makes.
+
+Why compile specs: they travel with each delegate into the ``.pte`` (``BackendDelegate.compile_specs``), reach
+``preprocess``, and the torch-free checker reads them back; OpenVINO's stock preprocess passes unknown keys by
+(it reads ``device``, ``config`` and ``cache_dir``), so a delegate compiled either way keeps them.
+
+- ``SPECIAL_VALUES_KEY`` = ``"torch"``: the partition promises PyTorch's NaN and infinities, so its preprocess
+  applies the exact rewrites (``workaround.exact_rewrites``);
+- ``GUARDED_KEY``: the semantics guards made the partition (``workaround.semantics``): what OpenVINO computes
+  differently from PyTorch was handed back, or proven out of reach (an int8 add of a clamped value, a remainder
+  of integers within 2**24). The checker reports no semantics class for such a delegate: its runtime graph
+  cannot show the proof, only that an op of the class is there.
+"""
+
+SPECIAL_VALUES_KEY = "special_values"
+GUARDED_KEY = "semantics_guarded_by"
+GUARDED_BY = b"workaround.semantics"
