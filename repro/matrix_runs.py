@@ -177,7 +177,7 @@ def run_patch_tests(python: str | Path, timeout: float) -> dict[str, Any] | None
 
 EXECUTORCH_RUNS = ("executorch", "executorch_by_path", "executorch_channels_last", "executorch_empty_constants",
                    "executorch_precision", "executorch_semantics", "executorch_stale_copies",
-                   "executorch_runtime_import", "pytorch_cia_materialization")
+                   "executorch_runtime_import", "pytorch_cia_materialization", "executorch_portable_kernels")
 # With --executorch-source: {row field: (C++ series, the reproducer run with the backend rebuilt with it)}.
 PATCHED_RUNTIME_RUNS = {"executorch_by_path_patched": (patches.BLOB_LIFETIME, "executorch_frees_blob.py"),
                         "executorch_stale_copies_patched": (patches.OUTPUT_ORDER, "executorch_stale_copies.py"),
@@ -202,7 +202,8 @@ def executorch_runs(python: str | Path, timeout: float) -> dict[str, Any]:
             "executorch_semantics": run_attachment(python, "executorch_semantics.py", timeout),
             "executorch_stale_copies": run_attachment(python, "executorch_stale_copies.py", timeout),
             "executorch_runtime_import": run_attachment(python, "executorch_runtime_import.py", timeout),
-            "pytorch_cia_materialization": run_attachment(python, "pytorch_cia_materialization.py", timeout)}
+            "pytorch_cia_materialization": run_attachment(python, "pytorch_cia_materialization.py", timeout),
+            "executorch_portable_kernels": run_attachment(python, "executorch_portable_kernels.py", timeout)}
 
 
 def other_executorch_runs(cache: Path, release: str, executorch: str, timeout: float) -> dict[str, Any]:

@@ -54,6 +54,7 @@ class MatrixRow(TypedDict):
     executorch_stale_copies: CommandRun | None  # attachments/executorch_stale_copies.py
     executorch_precision: CommandRun | None  # attachments/executorch_precision.py, at the CPU's default
     executorch_runtime_import: CommandRun | None  # attachments/executorch_runtime_import.py
+    executorch_portable_kernels: CommandRun | None  # attachments/executorch_portable_kernels.py
     pytorch_cia_materialization: CommandRun | None  # attachments/pytorch_cia_materialization.py
     # {executorch release: those ExecuTorch fields, or {"install_failed": why}} with --executorch-versions
     executorch_releases: dict[str, Any] | None
@@ -92,7 +93,7 @@ def empty_row(requested: str, release: str) -> MatrixRow:
                      executorch_stale_copies=None, executorch_stale_copies_patched=None, executorch_precision=None,
                      executorch_precision_patched=None, constant_abs=None, constant_abs_cpp=None,
                      cpu_semantics=None, import_precision=None, executorch_runtime_import=None,
-                     pytorch_cia_materialization=None)
+                     pytorch_cia_materialization=None, executorch_portable_kernels=None)
 
 
 def recorded(row: MatrixRow, field: str) -> Any:

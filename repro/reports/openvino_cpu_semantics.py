@@ -1,10 +1,12 @@
-"""The OpenVINO issue body for five results the CPU plugin (and the PyTorch frontend, for trunc division)
+"""The OpenVINO issue body for the results the CPU plugin (and the PyTorch frontend, for trunc division)
 computes differently from the framework semantics they are converted from: a max / min over ∓inf gives
 ∓FLT_MAX, AvgPool's extra ceil window is divided by the whole kernel, float trunc division goes through an
-i32 Convert, i32 floor division loses the quotient above 2**24, and a float Mod of a large quotient is 0.
+i32 Convert, i32 floor division, comparisons, ReduceMax and Power lose integers above 2**24, an f16 round
+trip is folded away, and a float Mod of a large quotient is 0.
 
-OpenVINO's tracker was searched first (``docs/upstream.md``, "Semantics"): none of the five is reported, so
-this is a new issue; the related threads are cited. Everything measured comes from the matrix's rows
+OpenVINO's tracker was searched first (``docs/upstream.md``, "Semantics"): none of these cases is reported; the
+open issues of the same families (int64 Add, Equal, Div, Mod, int32 MatMul, float → int64 Cast, NaN in Minimum)
+are cited instead of re-reported. Everything measured comes from the matrix's rows
 (``attachments/openvino_cpu_semantics.py`` run in every release's venv).
 """
 

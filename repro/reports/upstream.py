@@ -22,13 +22,17 @@
 - ``openvino-constant-abs.md`` (``openvino_constant_abs``): a comment for openvino#38166, the CPU plugin
   dropping a rank-1 Abs of constants (what PyTorch's reflection padding compiles to), first bad release;
 - ``openvino-cpu-semantics.md`` (``openvino_cpu_semantics``): max/min over ∓inf, AvgPool's ceil divisor,
-  trunc and i32 floor division, each differing from PyTorch;
+  trunc and i32 floor division, i32 comparisons, ReduceMax and Power through f32, an f16 round trip folded,
+  each differing from PyTorch (citing the open issues of the same families);
 - ``openvino-special-values.md`` (``openvino_special_values``): a comment for openvino#31196, what the
   conformance sweep recorded of NaN and infinities for the newest release of the matrix that has a record;
 - ``pytorch-cia-materialization.md`` (``pytorch_cia_materialization``): for PyTorch, every
   ``run_decompositions`` materializes the C++ CIA op registry once per op namespace (what our lowering spends);
 - ``executorch-runtime-import.md`` (``executorch_runtime_import``): ``import executorch.runtime`` imports all of
-  ``executorch.exir`` (what each of our runtime children spends before its first program).
+  ``executorch.exir`` (what each of our runtime children spends before its first program);
+- ``executorch-portable-kernels.md`` (``executorch_portable_kernels``): the portable runtime has no kernel for
+  ``sort``, ``avg_pool3d``, ``max_pool3d_with_indices`` (0x14), and its integer ``remainder``, ``ceil`` of
+  integers, integer ``pow``, ``max_pool2d`` and ``sign`` with NaN compute otherwise than PyTorch.
 
 Each renders the same way (``repro/reports/markdown.py``)
 and states evidence only from the rows it was given, naming the releases that were and were not run.
@@ -39,6 +43,7 @@ from pathlib import Path
 from repro.reports.executorch_channels_last import executorch_channels_last
 from repro.reports.executorch_empty_constants import executorch_empty_constants
 from repro.reports.executorch_frees_blob import executorch_frees_blob
+from repro.reports.executorch_portable_kernels import executorch_portable_kernels
 from repro.reports.executorch_precision import executorch_precision
 from repro.reports.executorch_runtime_import import executorch_runtime_import
 from repro.reports.executorch_semantics import executorch_semantics
@@ -65,7 +70,8 @@ REPORTS = {"openvino-stale-copies.md": openvino_stale_copies,
            "openvino-cpu-semantics.md": openvino_cpu_semantics,
            "openvino-special-values.md": openvino_special_values,
            "pytorch-cia-materialization.md": pytorch_cia_materialization,
-           "executorch-runtime-import.md": executorch_runtime_import}
+           "executorch-runtime-import.md": executorch_runtime_import,
+           "executorch-portable-kernels.md": executorch_portable_kernels}
 
 
 def write_reports(matrix: Matrix, directory: Path) -> list[Path]:

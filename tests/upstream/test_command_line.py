@@ -46,6 +46,9 @@ NEED_TORCH = {
     "attachments/executorch_runtime_import.py": "Exit status (git bisect run): 0 executorch.runtime does not "
                                                 "load executorch.exir.program, 1 it does (the cost reproduced), "
                                                 "2 usage error, 125 could not test.",
+    "attachments/executorch_portable_kernels.py": "Exit status (git bisect run): 0 every op ran as PyTorch, 1 an "
+                                                  "op is missing or differs, 2 usage error, 125 could not test "
+                                                  "(nothing exported).",
     "model_tier.py": "exit status: 0 every workaround run equals eager, 1 some workaround run does not, 2 usage "
                      "error, 125 could not test (transformers or the ExecuTorch stack is missing)",
 }

@@ -2,6 +2,8 @@
 readers run them, each held to what its report says of the installed release.
 """
 
+import re
+
 import pytest
 
 from repro.harness import precision
@@ -93,3 +95,30 @@ def test_executorch_reproducer_without_nncf_says_it_could_not_test(name):
     assert result.returncode == 125, result.stdout + result.stderr[-2000:]
     assert result.stdout.startswith("COULD NOT TEST: "), result.stdout
     assert "Traceback" not in result.stderr
+
+
+def test_portable_kernels_reproducer_shows_each_missing_kernel_and_each_kernel_computing_otherwise():
+    """repro/attachments/executorch_portable_kernels.py, the reproducer of the ExecuTorch portable-kernels report,
+    run as a maintainer runs it; the report pastes it and this very output. An ExecuTorch release that adds a
+    kernel or fixes one changes a line here: retire the partitioner's refusal for it (workaround/
+    executorch_kernel_semantics.py, or the runtime's registry does it by itself) and the report's line."""
+    from repro.reports import executorch_portable_kernels as report_module
+    from tests.recorded_matrix import executorch_matrix
+
+    result = run_cli("python", ATTACHMENTS / "executorch_portable_kernels.py")
+    assert result.returncode == 1, result.stdout + result.stderr[-2000:]
+    lines = dict(line.split(": ", 1) for line in result.stdout.splitlines()[1:-1])
+    for missing in ("sort (int64)", "avg_pool3d", "max_pool3d"):
+        assert lines[missing] == "fails: RuntimeError: Failed to load method forward, error: 0x:14", lines
+    assert lines["remainder (int32, signs differ)"] == "WRONG: [9, -1] (PyTorch: [-1, 1])"
+    assert lines["ceil (int32 above 2**24)"] == "WRONG: [16777216, 3] (PyTorch: [16777217, 3])"
+    assert lines["sign (NaN)"].startswith("WRONG: [nan, ")
+    assert lines["log_softmax (float64)"].endswith("failed with error 0x12")
+    assert result.stdout.splitlines()[-1] == "BUG REPRODUCED: 9 of 9 missing or computed otherwise"
+    matrix = executorch_matrix()
+    matrix["rows"][-1][report_module.FIELD] = {"exit_code": 1, "output": result.stdout, "stdout": result.stdout}
+    report = report_module.executorch_portable_kernels(matrix)
+    assert report_module.REPRODUCER.read_text().rstrip() in report
+    assert result.stdout.strip() in report
+    assert re.findall(r"^## (.*)", report, re.M) == ["🐛 Describe the bug", "To reproduce", "Versions",
+                                                     "Related threads (searched 2026-12-04)"]

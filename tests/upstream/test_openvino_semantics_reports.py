@@ -35,6 +35,10 @@ PYTORCH = {
                                                              rounding_mode="trunc"),
     "i32 floor division above 2**24": lambda: torch.tensor([123456789, -123456789], dtype=torch.int32) // 10,
     "float Mod of a large quotient": lambda: torch.fmod(torch.tensor([1e9, -1e9, 7.5]), 3.0),
+    "i32 Equal above 2**24": lambda: torch.tensor([16777217, 16777216], dtype=torch.int32) == 16777216,
+    "i32 ReduceMax above 2**24": lambda: torch.tensor([16777217, 16777216], dtype=torch.int32).amax(0, True),
+    "i32 Power above 2**24": lambda: torch.tensor([40001, 3], dtype=torch.int32) ** 2,
+    "f16 round trip folded": lambda: torch.tensor([3.1415927, 70000.0]).half().float(),
 }
 RETIRE = ("OpenVINO {release} changed what {name} prints: re-run the matrix (python repro/matrix.py --reports), "
           "and if a case is fixed, retire its guard in workaround/semantics.py and its line in the report")
@@ -48,7 +52,8 @@ def recorded_row():
 
 
 def printed_values(text):
-    return np.array(text.strip("[] ").split(), dtype=np.float64)
+    words = text.strip("[] ").replace("True", "1").replace("False", "0").split()
+    return np.array(words, dtype=np.float64)
 
 
 @pytest.mark.parametrize(("field", "name"), [("constant_abs", "openvino_constant_abs.py"),
