@@ -40,7 +40,10 @@ WITHOUT_THE_PATCHES = {
         "test_integer_floor_divide_above_2_pow_24", "test_float_trunc_divide_beyond_int32",
         "test_float_fmod_of_a_large_quotient", "test_reflection_pad_1d",
         "test_avg_pool_ceil_mode_counting_padding", "test_float64_multiply", "test_int16_add",
-        "test_pixel_shuffle"], "failed"),
+        "test_int32_equal_above_2_pow_24", "test_float16_round_trip", "test_pixel_shuffle"], "failed")
+    # At this CPU's default precision (bf16: the op tests run uncapped) the CPU plugin gets i32 ReduceMax and
+    # Power right; at f32 (OV_CPU_MAX_ISA capped, the gate's setting) it goes through float32 and they fail.
+    | dict.fromkeys(["test_int32_amax_above_2_pow_24", "test_int32_pow_above_2_pow_24"], "passed"),
 }
 
 
