@@ -20,13 +20,15 @@ MAKES_EXACT = (aten.max_pool2d_with_indices.default, aten.max_pool3d_with_indice
 
 
 def same_window(pool: OpenvinoNode, data: OpenvinoNode) -> object:
-    """The values of a MaxPool with ``pool``'s window, strides, padding and rounding, over ``data``."""
-    import openvino.opset8 as ops
+    """The values of a MaxPool with ``pool``'s window, strides, padding and rounding, over ``data`` (opset14's,
+    which takes PyTorch's ``ceil_torch`` rounding)."""
+    import openvino.opset14 as ops
 
     attributes = pool.get_attributes()
     dilations = attributes.get("dilations", [1] * len(attributes["kernel"]))
+    auto_pad = None if attributes["auto_pad"] == "explicit" else attributes["auto_pad"]
     return ops.max_pool(data, attributes["strides"], dilations, attributes["pads_begin"], attributes["pads_end"],
-                        attributes["kernel"], attributes["rounding_type"], attributes["auto_pad"]).output(0)
+                        attributes["kernel"], attributes["rounding_type"], auto_pad).output(0)
 
 
 def rewrite(model: OpenvinoModel) -> None:

@@ -1,0 +1,83 @@
+"""Each exact rewrite (``workaround/exact_rewrites``, one pass a module) held to PyTorch in the real runtime, f32:
+the op, lowered with ``special_values="torch"``, stays in the delegate and equals eager on its OpInfo samples and
+special values (NaN, +-inf, -0.0, 1e30), NaN where eager has NaN. Without the rewrite these ops drop NaN in
+OpenVINO (the default's strict expectations hold that), and ExecuTorch's own max_pool2d and sign drop it too.
+"""
+
+import math
+
+import pytest
+
+from tests.helpers import ad_hoc_case, skip_module_without_executorch_path
+
+skip_module_without_executorch_path()
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+from repro.harness import conformance  # noqa: E402
+from repro.harness.case_runs import run_case  # noqa: E402
+from repro.harness.lowerings import WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
+from repro.harness.program_runner import ProgramRunner  # noqa: E402
+from tests.outcomes import assert_equals_eager  # noqa: E402
+from workaround.exact_rewrites import TORCH_SPECIAL_VALUES_PASSES  # noqa: E402
+
+pytestmark = pytest.mark.executorch
+NAN, INF = math.nan, math.inf
+# The sweep's ops each pass makes exact, by the support list's names.
+# (The sweep's clamp is clamp.Tensor, which OpenVINO's support list lacks: its scalar form is a row below.)
+SWEPT = {"nan_propagating_extremes": ("relu", "hardtanh", "maximum", "minimum"), "sign_of_nan": ("sign",)}
+
+
+def windows(*shape):
+    """Values cycling through NaN, -inf, a finite value and +inf, with whole windows of -inf and of NaN."""
+    values = torch.tensor([NAN, -INF, 2.5, INF, -0.0, 1e30, -3.0, 0.5]).repeat(math.prod(shape) // 8 + 1)
+    tensor = values[:math.prod(shape)].reshape(shape).clone()
+    tensor[..., :2, :2] = -INF
+    tensor[..., -2:, -2:] = NAN
+    return tensor
+
+
+# max_pool's calls: the OpInfo's first sample returns indices, which the rewrite leaves to OpenVINO (refused).
+MAX_POOLS = {
+    "max_pool2d": (lambda x: F.max_pool2d(x, 2), windows(1, 2, 6, 6)),
+    "max_pool2d_padded_ceil_dilated": (lambda x: F.max_pool2d(x, 3, 2, 1, dilation=1, ceil_mode=True),
+                                       windows(1, 1, 7, 7)),
+    "max_pool2d_dilated": (lambda x: F.max_pool2d(x, 2, 1, 0, dilation=2), windows(1, 1, 6, 6)),
+    "max_pool3d": (lambda x: F.max_pool3d(x, 2), windows(1, 1, 4, 4, 4)),
+}
+
+
+EXTREMES = {"clamp_of_special_values": (lambda x: x.clamp(-1.0, 2.0), windows(2, 8)),
+            "clamp_min_only": (lambda x: x.clamp(min=0.5), windows(2, 8))}
+
+
+def sweep_rows():
+    for module, ops in SWEPT.items():
+        for sweep_case in conformance.sweep_cases(set(ops)):
+            if sweep_case.variant in ("float32 #0", "special values"):
+                yield pytest.param(module, sweep_case.case, sweep_case.op, id=sweep_case.id)
+    for name, (function, tensor) in EXTREMES.items():
+        yield pytest.param("nan_propagating_extremes", ad_hoc_case(function, (tensor,), name), "clamp", id=name)
+    for name, (function, tensor) in MAX_POOLS.items():
+        yield pytest.param("max_pool_special_values", ad_hoc_case(function, (tensor,), name),
+                           "max_pool", id=name)
+
+
+@pytest.fixture(scope="module")
+def f32_runners():
+    with ProgramRunner("bytes", environment=conformance.F32_ENVIRONMENT) as from_bytes, \
+            ProgramRunner("path", environment=conformance.F32_ENVIRONMENT) as by_path:
+        yield {"bytes": from_bytes, "path": by_path}
+
+
+def test_every_pass_has_rows_here():
+    modules = {rewrite.__name__.rsplit(".", 1)[1] for rewrite in TORCH_SPECIAL_VALUES_PASSES}
+    assert modules == {*SWEPT, "max_pool_special_values"}
+
+
+@pytest.mark.parametrize(("rewrite", "case", "op"), list(sweep_rows()))
+def test_rewritten_op_stays_delegated_and_equals_pytorch(f32_runners, tmp_path, rewrite, case, op):
+    record = run_case(case, WORKAROUND_TORCH_SPECIAL_VALUES, f32_runners, tmp_path)
+    assert_equals_eager(record)
+    assert record["delegates"] >= 1
+    assert not [outside for outside in record["ops_outside"] if op in outside], (rewrite, record["ops_outside"])
