@@ -13,7 +13,8 @@ and special values (``tests/upstream/test_executorch_kernels.py`` holds each row
 - ``_log_softmax`` of float64 fails at run time (``execute`` 0x12);
 - ``upsample_bilinear2d`` of uint8 rounds otherwise (off by one);
 - with NaN or infinities (what ``special_values="torch"`` promises): ``max_pool2d`` drops NaN; ``sign(NaN)`` is
-  NaN (PyTorch: 0); ``gelu``, ``grid_sampler_2d`` and float floor division give other special values.
+  NaN (PyTorch: 0); ``gelu``, ``grid_sampler_2d``, bilinear and nearest upsampling and float floor division give
+  other special values.
 
 The partitioner treats such a node as it treats one without a kernel (``workaround.exclusion``): refused at
 lowering in one line, unless it can stay in OpenVINO exactly.
@@ -38,6 +39,8 @@ SPECIAL_VALUES_DIFFER = {
     aten.sign.default: "gives NaN for NaN (PyTorch: 0)",
     aten.gelu.default: "gives other values for infinities",
     aten.grid_sampler_2d.default: "gives other values for NaN and infinities",
+    aten.upsample_bilinear2d.vec: "gives other values beside NaN and infinities",
+    aten.upsample_nearest2d.vec: "gives other values beside NaN and infinities",
     aten.div.Tensor_mode: "floor-divides infinities otherwise",
     aten.div.Scalar_mode: "floor-divides infinities otherwise",
 }

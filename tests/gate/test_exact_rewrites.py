@@ -25,7 +25,8 @@ pytestmark = pytest.mark.executorch
 NAN, INF = math.nan, math.inf
 # The sweep's ops each pass makes exact, by the support list's names.
 # (The sweep's clamp is clamp.Tensor, which OpenVINO's support list lacks: its scalar form is a row below.)
-SWEPT = {"nan_propagating_extremes": ("relu", "hardtanh", "maximum", "minimum"), "sign_of_nan": ("sign",)}
+SWEPT = {"nan_propagating_extremes": ("relu", "hardtanh", "maximum", "minimum"), "sign_of_nan": ("sign",),
+         "softmax_of_nan": ("_softmax", "_log_softmax")}
 
 
 def windows(*shape):
@@ -54,7 +55,8 @@ EXTREMES = {"clamp_of_special_values": (lambda x: x.clamp(-1.0, 2.0), windows(2,
 def sweep_rows():
     for module, ops in SWEPT.items():
         for sweep_case in conformance.sweep_cases(set(ops)):
-            if sweep_case.variant in ("float32 #0", "special values"):
+            # (the .with_dtype calls compute in float64, which is handed back: not these passes' business)
+            if sweep_case.variant in ("float32 #0", "special values") and "with_dtype" not in sweep_case.opinfo:
                 yield pytest.param(module, sweep_case.case, sweep_case.op, id=sweep_case.id)
     for name, (function, tensor) in EXTREMES.items():
         yield pytest.param("nan_propagating_extremes", ad_hoc_case(function, (tensor,), name), "clamp", id=name)

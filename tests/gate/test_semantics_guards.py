@@ -114,7 +114,7 @@ def test_op_openvino_computes_as_pytorch_stays_delegated(function, inputs, op):
     assert op in delegated, (reasons, delegated)
 
 
-@pytest.mark.parametrize("function", [lambda x: x > 0, lambda x: x.amax(1), lambda x: x.softmax(1), torch.exp])
+@pytest.mark.parametrize("function", [lambda x: x > 0, lambda x: x.amax(1), torch.exp])
 def test_special_values_are_openvinos_by_default_and_pytorchs_when_asked(function):
     x = torch.rand(2, 2)
     _, delegated_by_default = handed_back(function, x)
@@ -129,7 +129,8 @@ def test_special_values_are_openvinos_by_default_and_pytorchs_when_asked(functio
     (torch.relu, "aten.relu.default"), (lambda x: x.clamp(0, 1), "aten.clamp.default"),
     (F.hardtanh, "aten.hardtanh.default"), (lambda x: torch.maximum(x, 1 - x), "aten.maximum.default"),
     (lambda x: torch.minimum(x, 1 - x), "aten.minimum.default"), (torch.sign, "aten.sign.default"),
-    (lambda x: F.max_pool2d(x.reshape(1, 1, 2, 2), 2), "aten.max_pool2d_with_indices.default")])
+    (lambda x: F.max_pool2d(x.reshape(1, 1, 2, 2), 2), "aten.max_pool2d_with_indices.default"),
+    (lambda x: x.softmax(1), "aten._softmax.default"), (lambda x: x.log_softmax(1), "aten._log_softmax.default")])
 def test_special_values_an_exact_rewrite_makes_pytorchs_stay_delegated(function, op):
     """With special_values="torch", the ops workaround.exact_rewrites makes exact stay in the delegate, whose
     delegation spec asks for the rewrites."""

@@ -15,10 +15,15 @@ special values are what the user chose, and the rewrites' extra ops would cost f
 Each pass is held to PyTorch on its op's samples and special values by ``tests/gate/test_exact_rewrites.py``.
 """
 
-from workaround.exact_rewrites import max_pool_special_values, nan_propagating_extremes, sign_of_nan
+from workaround.exact_rewrites import (
+    max_pool_special_values,
+    nan_propagating_extremes,
+    sign_of_nan,
+    softmax_of_nan,
+)
 from workaround.openvino_types import OpenvinoModel
 
-TORCH_SPECIAL_VALUES_PASSES = (nan_propagating_extremes, max_pool_special_values, sign_of_nan)
+TORCH_SPECIAL_VALUES_PASSES = (nan_propagating_extremes, max_pool_special_values, sign_of_nan, softmax_of_nan)
 # ATen ops a pass makes exact on NaN and infinities: with special_values="torch" they stay in the delegate.
 KEPT_EXACT = frozenset(op for rewrite in TORCH_SPECIAL_VALUES_PASSES for op in rewrite.MAKES_EXACT)
 
