@@ -40,6 +40,7 @@ from torch.export import ExportedProgram
 
 from workaround import exact_rewrites
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, int64_mark, mark
+from workaround.copy_ops import aten_op
 from workaround.delegate_specs import SPECIAL_VALUES_KEY
 from workaround.dim_order import dim_order, is_default
 from workaround.openvino_types import OpenvinoModel, OpenvinoNode
@@ -147,6 +148,12 @@ def convert(graph_module: torch.fx.GraphModule, example_inputs: Sequence[Any]) -
     return model
 
 
+def has_abs(graph: torch.fx.Graph) -> bool:
+    """Whether the partition takes an ``abs``, which the exact rewrites keep from being dropped when it is
+    constant (``workaround.exact_rewrites.constant_abs``)."""
+    return any(node.op == "call_function" and aten_op(node) is torch.ops.aten.abs.default for node in graph.nodes)
+
+
 def preprocess(cls: type, edge_program: ExportedProgram, compile_specs: Sequence[Any]) -> PreprocessResult:
     """OpenvinoBackend.preprocess, honouring each boundary tensor's dim order (see the module docstring)."""
     from executorch.backends.openvino._passes import DecomposeFloorDividePass
@@ -160,7 +167,7 @@ def preprocess(cls: type, edge_program: ExportedProgram, compile_specs: Sequence
     options = {spec.key: spec.value.decode() for spec in compile_specs}
     precision, special_values = options.get(PRECISION_KEY), options.get(SPECIAL_VALUES_KEY, "openvino")
     stock_would_do = precision is None and special_values != "torch" and not any(
-        map(is_int64, [*examples, *output_values]))
+        map(is_int64, [*examples, *output_values])) and not has_abs(edge_program.graph)
     if all(map(is_default, input_orders + output_orders)) and stock_would_do:
         return BOUNDARY_DIM_ORDERS.stock.__func__(cls, edge_program, compile_specs)
     for pass_class in (DimOrderOpsRevertPass, DecomposeFloorDividePass):

@@ -14,8 +14,8 @@ Three rules, applied until none finds anything:
   PyTorch frontend cannot convert two outputs of one tensor ("Tensor name is not a number"),
   so then every such copy goes. Copies used only inside their partition stay: OpenVINO drops them.
 - **What OpenVINO computes differently from PyTorch** (``workaround.semantics``): float64, int64 beyond
-  int32, uint8 / int8 wrap-around, integer and trunc division, remainders, the Abs of a constant,
-  some average pools; each such node is handed back, with its reason in ``node.meta``.
+  int32, uint8 / int8 wrap-around, integer and trunc division, remainders, integers through float32,
+  float16 rounding, some average pools; each such node is handed back, with its reason in ``node.meta``.
 - **What the delegate cannot run** (``workaround.delegate_limits``): a node whose result would
   leave its partition as a 0-d, 0-size or dynamic-shaped tensor, or that reads a 0-d or 0-size
   tensor from outside it, is handed back, so ExecuTorch's kernels run it.
@@ -220,7 +220,7 @@ def hand_back_unsafe_nodes(exported_program: ExportedProgram, partition_tags: di
     spec = next(iter(partition_tags.values()), None)
     chosen = {node for node in graph.nodes if partition_of(node) is not None}
     ranges = ValueRanges(exported_program)
-    differing = semantics_to_hand_back(graph, ranges, runtime_inputs, partition_of, special_values)
+    differing = semantics_to_hand_back(graph, ranges, partition_of, special_values)
     for node, why in differing.items():
         node.meta[HANDED_BACK_BECAUSE] = why
     while handed_back := nodes_to_hand_back(graph, runtime_inputs, set(differing)):

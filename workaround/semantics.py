@@ -16,9 +16,12 @@ values as the delegate; ``docs/design.md``, "Semantics") and is stated as a reas
   integer ``div`` with ``"floor"`` and ``floor_divide``, every ``fmod`` and ``remainder`` (floats lose the
   remainder of a large quotient: fmod(1e9 + 1.5, 3) is 0).
 - **the Abs of a constant is dropped at compile time** (``Abs(Range(-2, 2))`` gives ``[-2 -1 0 1]``):
-  what edge's decomposition of reflection padding makes. A constant ``abs`` goes, with the constant
-  computation that feeds it. ``reflection_pad2d``, which OpenVINO converts to its own exact ``Pad``, is
-  instead kept undecomposed (``ops_to_keep``).
+  what edge's decomposition of reflection padding makes. It stays delegated: the partition's preprocess
+  rewrites it as ``Maximum(x, -x)``, which folds exactly (``workaround.exact_rewrites.constant_abs``).
+  ``reflection_pad2d``, which OpenVINO converts to its own exact ``Pad``, is kept undecomposed (``ops_to_keep``).
+- **constants are folded exactly**: a node no runtime input flows into, read only by such nodes, is computed
+  by OpenVINO's reference kernels when it folds constants, so the integer rules below do not apply to it
+  (``workaround.constant_folding``); where a constant reaches a runtime op, its evaluated values are its range.
 - **average pooling** divides the last ``ceil_mode`` window by the whole kernel when it also counts
   padding; and ``divisor_override`` fails at lowering.
 - **integer comparisons, max / min reductions, clamps, ``relu``, matrix products, roundings and powers go
@@ -141,7 +144,9 @@ def only_float32_or_16(node: torch.fx.Node) -> bool:
 
 
 def int64_out_of_int32(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
-    for value in (node, *node.all_input_nodes):
+    """int64 read or made beyond int32. A constant node's inputs are folded away exactly: only what it makes
+    reaches the CPU plugin."""
+    for value in (node,) if node in ranges.folding.constant else (node, *node.all_input_nodes):
         if integral_dtype(value) is torch.int64 and not ranges.interval(value).within(INT32):
             interval = ranges.interval(value)
             return (f"int64 is computed in 32 bits, and {value.name} may hold values in "
@@ -220,33 +225,6 @@ def divides_differently(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
     return None
 
 
-def depends_on_no_input(node: torch.fx.Node, runtime_inputs: set[str]) -> bool:
-    """Whether the node's value is a constant: no user input flows into it."""
-    seen, frontier = {node}, [node]
-    while frontier:
-        current = frontier.pop()
-        if current.op == "placeholder" and current.name in runtime_inputs:
-            return False
-        for argument in current.all_input_nodes:
-            if argument not in seen:
-                seen.add(argument)
-                frontier.append(argument)
-    return True
-
-
-def constant_abs_and_what_feeds_it(node: torch.fx.Node, runtime_inputs: set[str]) -> set[torch.fx.Node]:
-    """A constant ``abs`` (OpenVINO drops it at compile time) and the constant computation feeding it."""
-    if aten_op(node) is not aten.abs.default or not depends_on_no_input(node, runtime_inputs):
-        return set()
-    found, frontier = {node}, [node]
-    while frontier:
-        for argument in frontier.pop().all_input_nodes:
-            if argument.op == "call_function" and argument not in found:
-                found.add(argument)
-                frontier.append(argument)
-    return found
-
-
 def pools_differently(node: torch.fx.Node) -> str | None:
     if aten_op(node) not in AVERAGE_POOLS:
         return None
@@ -286,9 +264,14 @@ SPECIAL_VALUES = ("openvino", "torch")  # whose semantics for NaN, +-inf and -0.
 
 
 def computes_differently(node: torch.fx.Node, ranges: ValueRanges, special_values: str = "openvino") -> str | None:
-    """Why OpenVINO would compute this node differently from PyTorch, or None."""
-    return (unsupported_dtype(node) or int64_out_of_int32(node, ranges) or wraps_around(node, ranges)
-            or divides_differently(node, ranges) or integers_through_float32(node, ranges)
+    """Why OpenVINO would compute this node differently from PyTorch, or None. A constant node is computed by
+    OpenVINO's exact reference kernels when it folds constants (``workaround.constant_folding``): the rules that
+    describe the CPU plugin's integer kernels do not apply to it, and only an int64 value it hands to a runtime
+    op must fit int32."""
+    folded, constant = ranges.folding.interior(node), node in ranges.folding.constant
+    return (unsupported_dtype(node) or (None if folded else int64_out_of_int32(node, ranges))
+            or wraps_around(node, ranges)
+            or (None if constant else divides_differently(node, ranges) or integers_through_float32(node, ranges))
             or pools_differently(node)
             or (special_values_differ(node) if special_values == "torch" else None))
 
@@ -313,7 +296,7 @@ def with_its_results(node: torch.fx.Node) -> list[torch.fx.Node]:
     return [op, *(user for user in op.users if user.target is operator.getitem)]
 
 
-def semantics_to_hand_back(graph: torch.fx.Graph, ranges: ValueRanges, runtime_inputs: set[str],
+def semantics_to_hand_back(graph: torch.fx.Graph, ranges: ValueRanges,
                            partition_of: Callable[[torch.fx.Node], str | None],
                            special_values: str = "openvino") -> dict[torch.fx.Node, str]:
     """{tagged node: why} for every node OpenVINO would compute differently from PyTorch."""
@@ -325,7 +308,4 @@ def semantics_to_hand_back(graph: torch.fx.Graph, ranges: ValueRanges, runtime_i
                       or float16_rounding_dropped(node, partition_of)):
             for part in with_its_results(node):
                 found.setdefault(part, reason)
-        for fed in constant_abs_and_what_feeds_it(node, runtime_inputs):
-            if partition_of(fed) is not None:
-                found.setdefault(fed, "OpenVINO drops the Abs of a constant at compile time")
     return found

@@ -11,10 +11,11 @@ The proof is interval arithmetic over the graph, in exact Python integers (no wr
   (bag), ``index_select``, ``gather`` or advanced indexing into a dimension of static size ``n`` holds values in
   ``[-n, n - 1]``, and an embedding bag's offsets lie within its indices, ``[0, len(indices)]`` (any other
   value makes PyTorch and ExecuTorch's kernels fail, so no correct run has one);
-- parameters, buffers and lifted constants hold their actual values;
+- parameters, buffers and lifted constants hold their actual values, and so does every node computed from them
+  alone (``workaround.constant_folding``: evaluated with PyTorch);
 - ``arange``, ``full`` and friends hold what their arguments say; copies, views, concatenations and
   selections hold what their sources hold; ``add``, ``sub``, ``mul``, ``neg``, ``abs``, ``sum``,
-  ``cumsum`` and ``pow`` by a constant follow the arithmetic; integer quotients are no larger than their
+  ``cumsum``, ``pow`` by a constant and ``clamp`` follow the arithmetic; integer quotients are no larger than their
   dividends, remainders smaller than their divisors; indices made by ``argmax``, ``topk`` or ``sort`` lie
   within the size;
 - anything else holds any value of its dtype.
@@ -32,6 +33,7 @@ import torch
 from torch._subclasses.fake_tensor import FakeTensor
 from torch.export import ExportedProgram
 
+from workaround.constant_folding import ConstantFolding
 from workaround.copy_ops import aten_op
 from workaround.fx_arguments import int_argument, int_list_argument, tensor_argument, tensor_list_argument
 
@@ -92,6 +94,7 @@ class ValueRanges:
 
     def __init__(self, exported_program: ExportedProgram) -> None:
         self.program = exported_program
+        self.folding = ConstantFolding(exported_program)
         self.bounds: dict[torch.fx.Node, Interval] = {}
         self.assumed: set[torch.fx.Node] = set()  # nodes whose range is only their dtype's: nothing proven
         index_bounds = indices_bounded_by_shapes(exported_program.graph)
@@ -144,6 +147,8 @@ class ValueRanges:
             return None
         if dtype is torch.bool:
             return Interval(0, 1)
+        if (value := self.folding.value(node)) is not None and value.numel():  # a constant: its actual values
+            return Interval(int(value.min()), int(value.max()))
         rule = RULES.get(aten_op(node))
         return rule(self, node) if rule else None
 
@@ -241,6 +246,17 @@ def power(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
     return Interval(min(values), max(values))
 
 
+def clamped(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
+    """clamp(x, low, high) with integer bounds (either may be None): x's range cut to them."""
+    found = ranges.of(node.args[0])
+    bounds = [*node.args[1:3], *(None for _ in range(3 - len(node.args)))]
+    low, high = (node.kwargs.get(name, bound) for name, bound in zip(("min", "max"), bounds, strict=True))
+    if found is None or any(bound is not None and static_int(bound) is None for bound in (low, high)):
+        return None
+    return Interval(found.low if low is None else max(found.low, low),
+                    found.high if high is None else min(found.high, high))
+
+
 def summed(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
     found, count = ranges.of(node.args[0]), summed_count(node)
     return found.scaled(count) if found is not None and count is not None else None
@@ -309,6 +325,7 @@ RULES: dict[object, Rule] = {
     **dict.fromkeys([aten.mul.Tensor, aten.mul.Scalar], product),
     aten.neg.default: negated,
     aten.pow.Tensor_Scalar: power,
+    aten.clamp.default: clamped,
     aten.abs.default: absolute,
     **dict.fromkeys([aten.sum.dim_IntList, aten.sum.default, aten.cumsum.default], summed),
     **dict.fromkeys([aten.div.Tensor_mode, aten.div.Scalar_mode, aten.floor_divide.default], quotient),

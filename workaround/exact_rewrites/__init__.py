@@ -16,6 +16,7 @@ Each pass is held to PyTorch on its op's samples and special values by ``tests/g
 """
 
 from workaround.exact_rewrites import (
+    constant_abs,
     max_pool_special_values,
     nan_propagating_extremes,
     sign_of_nan,
@@ -24,12 +25,16 @@ from workaround.exact_rewrites import (
 from workaround.openvino_types import OpenvinoModel
 
 TORCH_SPECIAL_VALUES_PASSES = (nan_propagating_extremes, max_pool_special_values, sign_of_nan, softmax_of_nan)
+# Passes every partition the workaround makes gets: they fix wrong results, whatever the special values.
+ALWAYS_PASSES = (constant_abs,)
 # ATen ops a pass makes exact on NaN and infinities: with special_values="torch" they stay in the delegate.
 KEPT_EXACT = frozenset(op for rewrite in TORCH_SPECIAL_VALUES_PASSES for op in rewrite.MAKES_EXACT)
 
 
 def rewrite(model: OpenvinoModel, special_values: str) -> None:
     """Apply every pass the partition's special values call for, in place."""
+    for rewrite_pass in ALWAYS_PASSES:
+        rewrite_pass.rewrite(model)
     if special_values == "torch":
         for rewrite_pass in TORCH_SPECIAL_VALUES_PASSES:
             rewrite_pass.rewrite(model)
