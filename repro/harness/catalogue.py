@@ -417,13 +417,6 @@ def _events_in_window(timestamps, weights):
     return (inside.float() * weights).sum(0, keepdim=True)
 
 
-def _embedding_bag_sum(indices, offsets):
-    """What nn.EmbeddingBag(mode="sum") calls in training mode; in eval mode it exports as
-    _embedding_bag_forward_only, which is not core ATen and fails to_edge for any partitioner."""
-    weight = torch.arange(30.0).reshape(10, 3)
-    return torch.ops.aten._embedding_bag(weight, indices, offsets, False, 0)[0]
-
-
 def _timestamps():
     return (exactly(1700000000, 1700000001, 1700000002, 1700000003, dtype=torch.int32),
             exactly(1.0, 2.0, 4.0, 8.0, dtype=torch.float32))
@@ -515,10 +508,6 @@ SEMANTICS_CASES = [
     Case("float16_scaled_round_trip", "(x.half() * 3).float()", lambda x: (x.half() * 3).float(),
          lambda: (exactly(3.1415927, 1e-7, dtype=torch.float32),), exact_outputs=(0,),
          stock=wrong(FLOAT16_KEPT_IN_FLOAT32)),
-    Case("embedding_bag_sum", "_embedding_bag(weight, indices, offsets) (sum): int64 indices bounded by the table",
-         _embedding_bag_sum, lambda: (exactly(1, 2, 4, 5, 4, 3, 2, 9, dtype=torch.int64),
-                                      exactly(0, 4, dtype=torch.int64)),
-         stock=Stock(reads_constant_in_place=True)),
     Case("sign_of_nan", "sign(x), x = [nan, -2, 0, 3]", torch.sign,
          lambda: (exactly(NAN, -2.0, 0.0, 3.0, dtype=torch.float32),), exact_outputs=(0,),
          stock=wrong(SIGN_OF_NAN), special_values=True),

@@ -16,6 +16,7 @@ import torch.nn.functional as F  # noqa: E402
 
 from repro.harness.lowering import lower  # noqa: E402
 from repro.harness.lowerings import NONE  # noqa: E402
+from repro.harness.program_runner import ProgramRunner, RunStatus  # noqa: E402
 from tests.helpers import ad_hoc_case  # noqa: E402
 from workaround.exclusion import CannotHandBackError  # noqa: E402
 from workaround.runtime_kernels import installed_operators, kernel_name  # noqa: E402
@@ -67,3 +68,39 @@ def test_a_max_pool_with_nan_kept_exact_in_the_delegate_needs_no_kernel_outside(
     outside = [kernel_name(node) for node in program.graph_module.graph.nodes
                if node.op == "call_function" and "delegation_tag" not in node.meta and kernel_name(node)]
     assert outside == []
+
+
+def test_an_embedding_bag_stays_delegated_and_equals_eager_both_loads(tmp_path):
+    """nn.EmbeddingBag(10, 3, mode="sum"), as the issue's model has it (a module in training mode: in eval mode it
+    exports as _embedding_bag_forward_only, which no partitioner lowers). ExecuTorch's runtime has no
+    _embedding_bag kernel; its indices and offsets are bounded by its table and its indices, so the workaround
+    keeps it in OpenVINO, as the stock partitioner does."""
+    from executorch.exir import to_edge_transform_and_lower
+    from executorch.exir.backend.backend_details import CompileSpec
+
+    from repro.harness import conformance
+    from workaround import CopySafeOpenvinoPartitioner
+
+    class Bag(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.bag = torch.nn.EmbeddingBag(10, 3, mode="sum")
+            torch.nn.init.constant_(self.bag.weight, 0.0)
+            self.bag.weight.data += torch.arange(30.0).reshape(10, 3)
+
+        def forward(self, indices, offsets):
+            return self.bag(indices, offsets)
+
+    inputs = (torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]), torch.tensor([0, 4]))
+    exported = torch.export.export(Bag(), inputs)
+    edge = to_edge_transform_and_lower(exported, partitioner=[CopySafeOpenvinoPartitioner([CompileSpec("device",
+                                                                                                     b"CPU")])])
+    assert [node for node in edge.exported_program().graph.nodes if "embedding_bag" in str(node.target)] == []
+    path = tmp_path / "bag.pte"
+    path.write_bytes(edge.to_executorch().buffer)
+    expected = Bag()(*inputs)
+    for load in ("bytes", "path"):
+        with ProgramRunner(load, environment=conformance.F32_ENVIRONMENT) as runner:
+            run = runner.run(path, inputs)
+        assert run.status == RunStatus.OK, run.detail
+        torch.testing.assert_close(run.outputs[0], expected.detach(), rtol=0, atol=1e-5)
