@@ -24,12 +24,11 @@ values as the delegate; ``docs/design.md``, "Semantics") and is stated as a reas
   (``workaround.constant_folding``); where a constant reaches a runtime op, its evaluated values are its range.
 - **average pooling** divides the last ``ceil_mode`` window by the whole kernel when it also counts
   padding; and ``divisor_override`` fails at lowering.
-- **integer comparisons, max / min reductions, clamps, ``relu``, matrix products, roundings and powers go
-  through float32** (``16777217 == 16777216`` is true; ``amax`` of 16777217 is 16777216; 40001 ** 2 is
-  1600080000): each such node on int32 or int64 operands not proven within +-2**24 (``pow``: its result),
-  Python-number operands included. Measured exact
-  beyond 2**24, and kept: ``add``, ``mul``, ``abs``, ``sum``, ``cumsum``, ``maximum``, ``where``, ``topk``,
-  ``argmax``, ``sign``.
+- **integer comparisons (and the logical ops), max / min reductions, clamps, ``relu``, matrix products,
+  roundings and powers go through float32** (``16777217 == 16777216`` is true; ``amax`` of 16777217 is
+  16777216; 40001 ** 2 is 1600080000): each such node on int32 or int64 operands not proven within +-2**24
+  (``pow``: its result), Python-number operands included. Measured exact beyond 2**24, and kept: ``add``,
+  ``mul``, ``abs``, ``sum``, ``cumsum``, ``maximum``, ``where``, ``topk``, ``argmax``, ``sign``.
 - **float16 is computed in float32 and rounded only where it leaves**: ``x.half().float()`` is ``x``, and
   ``x.half() * 2`` keeps float32 precision until its Result. Every node making a float16 tensor that a node of
   its own partition reads is handed back, so each float16 value is rounded where PyTorch rounds it.
@@ -103,7 +102,9 @@ IEEE_DIFFERENCES: dict[object, str] = {
 }
 # Integer ops the CPU plugin computes through float32 (wrong beyond 2**24), measured on int32 2026.4.1.
 _COMPARISONS = [aten.eq.Tensor, aten.eq.Scalar, aten.ne.Tensor, aten.ne.Scalar, aten.gt.Tensor, aten.gt.Scalar,
-                aten.ge.Tensor, aten.ge.Scalar, aten.lt.Tensor, aten.lt.Scalar, aten.le.Tensor, aten.le.Scalar]
+                aten.ge.Tensor, aten.ge.Scalar, aten.lt.Tensor, aten.lt.Scalar, aten.le.Tensor, aten.le.Scalar,
+                aten.logical_not.default, aten.logical_and.default, aten.logical_or.default,
+                aten.logical_xor.default]
 _EXTREMES = [aten.amax.default, aten.amin.default, aten.max.dim, aten.min.dim, aten.max.default,
              aten.min.default, aten.clamp.default, aten.clamp.Tensor, aten.hardtanh.default, aten.relu.default]
 _PRODUCTS = [aten.mm.default, aten.bmm.default, aten.addmm.default, aten.baddbmm.default, aten.matmul.default]

@@ -66,6 +66,7 @@ def ints(*values, dtype=INT64):
     (lambda x, y: x == y, (ints(1, 2), ints(1, 3)), "aten.eq.Tensor", "int64 is computed in 32 bits"),
     (lambda x: x >= 1700000001, (ints(1, 2, dtype=INT32),), "aten.ge.Scalar", "comparisons"),
     (lambda x: x < 3, (ints(1, 2, dtype=INT32),), "aten.lt.Scalar", "comparisons"),
+    (torch.logical_not, (ints(2**31 - 1, 0, dtype=INT32),), "aten.logical_not.default", "comparisons"),
     (lambda x: x.amax(1), (ints([1, 2], [3, 4], dtype=INT32),), "aten.amax.default", "max / min"),
     (lambda x: x.min(1)[0], (ints([1, 2], [3, 4], dtype=INT32),), "aten.min.dim", "max / min"),
     (lambda x: x.clamp(0, 5), (ints(1, 9, dtype=INT32),), "aten.clamp.default", "max / min"),

@@ -15,10 +15,13 @@ def float_nodes(model: OpenvinoModel, *types: str) -> Iterator[OpenvinoNode]:
 
 
 def scalar_like(node_output: object, value: float) -> OpenvinoNode:
-    """A constant ``value`` of the output's element type (broadcast by the ops that take it)."""
+    """A constant ``value`` of the output's element type (broadcast by the ops that take it): made in float32 and
+    converted, since OpenVINO refuses a float16 constant of NaN built directly (``in_t_range`` fails)."""
     import openvino.opset8 as ops
 
-    return ops.constant(np.array(value, dtype=node_output.get_element_type().to_dtype()))
+    constant = ops.constant(np.array(value, dtype=np.float32))
+    return constant if node_output.get_element_type().to_dtype() == np.float32 else ops.convert_like(
+        constant, node_output)
 
 
 def users_of(output: object) -> list[object]:
