@@ -218,21 +218,32 @@ def test_a_name_no_encoding_can_show_is_escaped(tmp_path):
     assert result.stdout.splitlines()[-1].startswith(f"{tmp_path}/mod\\udce8le.pte: 1 OpenVINO delegate(s), ")
 
 
-def test_ctrl_c_is_one_line_and_exit_130(tmp_path):
-    path = written(tmp_path, "big.pte", with_blob(b"weights" + big_ir(20)))
+def interrupted_check(path):
+    """(exit code, stdout, stderr) of the checker on ``path``, sent Ctrl-C as soon as it has the file open."""
     child = subprocess.Popen([sys.executable, "-m", "workaround.check", str(path)], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, cwd=PROJECT)
     deadline = time.monotonic() + 60
     while not any(os.path.realpath(link) == str(path) for link in Path(f"/proc/{child.pid}/fd").iterdir()):
         assert time.monotonic() < deadline, "the checker never opened the file"
         assert child.poll() is None, "the checker ended before it opened the file"
-        time.sleep(0.02)
-    # At once: it is reading the file now (a fixed wait could outlast the whole check on an idle machine: it
-    # finished first in a CI run, exit 1).
+        time.sleep(0.01)
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=60)
-    assert child.returncode == 130, err
-    assert (out, err.splitlines()) == ("", ["openvino-pte-check: interrupted"])
+    return child.returncode, out, err
+
+
+def test_ctrl_c_is_one_line_and_exit_130(tmp_path):
+    """On an idle machine the check of a 20 MB IR can end before the signal lands (a verdict, exit 1, seen in a
+    fresh-clone CI run): then it is tried on a larger one. A verdict is never wrong here; a traceback is."""
+    for megabytes in (20, 80, 200):
+        code, out, err = interrupted_check(written(tmp_path, f"big{megabytes}.pte",
+                                                   with_blob(b"weights" + big_ir(megabytes))))
+        assert "Traceback" not in err, err
+        if code == 130:
+            assert (out, err.splitlines()) == ("", ["openvino-pte-check: interrupted"])
+            return
+        assert code in (0, 1, 2), (code, err)
+    pytest.fail("the checker finished every check before Ctrl-C landed: it was never interrupted")
 
 
 @pytest.mark.parametrize(("arguments", "says"), [
