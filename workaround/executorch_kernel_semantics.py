@@ -24,14 +24,14 @@ import torch
 
 from workaround.copy_ops import aten_op
 from workaround.delegate_limits import tensors
+from workaround.semantics import FLOAT32_EXACT, POWERS
 from workaround.value_ranges import ValueRanges, integral_dtype
 
 aten = torch.ops.aten
-FLOAT32_EXACT = 2**24  # float32 holds every integer of at most this magnitude
 FLOAT64_EXACT = 2**53
-REMAINDERS = {aten.remainder.Tensor, aten.remainder.Scalar, aten.remainder.Scalar_Tensor}
+# PyTorch's remainder takes the divisor's sign (fmod, the dividend's, is C's and ExecuTorch's alike).
+DIVISOR_SIGNED_REMAINDERS = {aten.remainder.Tensor, aten.remainder.Scalar, aten.remainder.Scalar_Tensor}
 ROUNDINGS = {aten.ceil.default, aten.floor.default, aten.round.default, aten.trunc.default}
-POWERS = {aten.pow.Tensor_Scalar, aten.pow.Tensor_Tensor, aten.pow.Scalar}
 # Ops whose ExecuTorch kernel treats NaN or infinities otherwise than PyTorch (measured on the conformance
 # sweep's special values, no partitioner).
 SPECIAL_VALUES_DIFFER = {
@@ -61,7 +61,7 @@ def floats_read(node: torch.fx.Node) -> bool:
 def integer_rule_differs(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
     """The integer rows of the module docstring: remainder, roundings and pow."""
     op = aten_op(node)
-    if op in REMAINDERS and not one_sign(ranges, list(node.args[:2])):
+    if op in DIVISOR_SIGNED_REMAINDERS and not one_sign(ranges, list(node.args[:2])):
         return "ExecuTorch's integer remainder takes the dividend's sign (PyTorch: the divisor's)"
     if op in ROUNDINGS and not ranges.interval(node.args[0]).within_magnitude(FLOAT32_EXACT):
         return f"ExecuTorch's {op._schema.name.split('::')[1]} of integers goes through float32"
