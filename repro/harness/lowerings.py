@@ -17,6 +17,8 @@ Made = tuple[Any, list[Any]]
 class Lowering:
     name: str
     make: Callable[[], Made]
+    # It promises PyTorch's -0.0 (special_values="torch"): its outputs' zeros are held to eager's sign too.
+    signed_zeros: bool = False
 
 
 def stock_partitioner() -> Made:
@@ -51,7 +53,8 @@ def no_partitioner() -> Made:
 
 STOCK = Lowering("stock", stock_partitioner)
 WORKAROUND = Lowering("workaround", workaround_partitioner)
-WORKAROUND_TORCH_SPECIAL_VALUES = Lowering("workaround-torch-special-values", workaround_with_torch_special_values)
+WORKAROUND_TORCH_SPECIAL_VALUES = Lowering("workaround-torch-special-values", workaround_with_torch_special_values,
+                                           signed_zeros=True)
 NONE = Lowering("none", no_partitioner)
 LOWERINGS = {lowering.name: lowering for lowering in (STOCK, WORKAROUND, WORKAROUND_TORCH_SPECIAL_VALUES, NONE)}
 
