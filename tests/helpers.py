@@ -132,10 +132,18 @@ def table_line(markdown, release):
     return None
 
 
-def cpu_default_is_bf16():
-    """Whether OpenVINO's CPU plugin defaults to bf16 on this CPU, without the gate's f32 cap: it does where the
-    CPU has AVX-512 BF16 or AMX (the flags the kernel reports; an oracle independent of OpenVINO)."""
-    from repro.plain_openvino import cpu_flags
+def other_cpu_classes():
+    """The CPU classes this host reaches besides the one it computes as: the gate runs its class-dependent tests
+    again as each of them computes (``as_class`` in tests/conftest.py)."""
+    from repro.harness.cpu_classes import process_class, reachable_classes
 
-    flags = (cpu_flags() or "").split()
-    return "avx512_bf16" in flags or "amx_bf16" in flags
+    return [cpu_class for cpu_class in reachable_classes() if cpu_class != process_class()]
+
+
+def cpu_default_is_bf16():
+    """Whether OpenVINO's CPU plugin defaults to bf16 in this process, without the gate's f32 cap: it does where
+    its kernels are of the AVX-512 BF16 class (AVX-512 BF16 or AMX in the flags the kernel reports, and no oneDNN
+    cap below them: an oracle independent of OpenVINO; ``repro.harness.cpu_classes``)."""
+    from repro.harness.cpu_classes import CpuClass, process_class
+
+    return process_class() == CpuClass.AVX512_BF16

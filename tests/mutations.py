@@ -103,6 +103,13 @@ MUTATIONS = {
            "workaround/exact_rewrites/__init__.py", "            rewrite_pass.rewrite(model)", "            pass"),
     "ad": ("the checker no longer flags an operator the named runtime lacks", "workaround/check.py",
            "    if registered is None:\n        return []", "    if True:\n        return []"),
+    "ae": ("the AVX2 class's expectation of NaN comparisons dropped (red where the gate reaches AVX2)",
+           "repro/harness/catalogue.py", "stock=wrong(NAN_GREATER, right_on=frozenset({CpuClass.AVX2}))",
+           "stock=wrong(NAN_GREATER)"),
+    "af": ("ReLU under special_values='torch' turns -0.0 into +0.0 again",
+           "workaround/exact_rewrites/nan_propagating_extremes.py",
+           "        return ops.select(ops.less(x, zero), zero, x).output(0)",
+           "        return ops.select(ops.less_equal(x, zero), zero, x).output(0)"),
 }
 IGNORED = shutil.ignore_patterns(".git", ".tox", ".matrix", "out", "__pycache__", ".pytest_cache",
                                  ".hypothesis", ".ruff_cache")

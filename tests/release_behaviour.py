@@ -11,6 +11,7 @@ from importlib.metadata import version
 
 from packaging.version import Version
 
+from repro.harness.cpu_classes import process_class
 from repro.harness.outcomes import Outcome
 from tests.outcomes import CRASHED_OR_WRONG
 
@@ -118,10 +119,11 @@ def stock_use_after_free(release=None):
     return release >= IMPORT_KEEPS_CALLER_BUFFER_FROM and installed_executorch().frees_blob
 
 
-def stock_outcome(case, load="bytes", release=None):
-    """(outcome, why) for a catalogue case with the stock partitioner on the installed (or given) release, its
-    program loaded from bytes or by path; the outcome an ``Outcome`` (CORRECT, WRONG, LOWERING_FAILED or
-    RUNTIME_FAILED) or CRASHED_OR_WRONG."""
+def stock_outcome(case, load="bytes", release=None, cpu_class=None):
+    """(outcome, why) for a catalogue case with the stock partitioner on the installed (or given) release and
+    this process's (or the given) CPU class, its program loaded from bytes or by path; the outcome an
+    ``Outcome`` (CORRECT, WRONG, LOWERING_FAILED or RUNTIME_FAILED) or CRASHED_OR_WRONG. A class never measured
+    is an error (``UnmeasuredCpuClass``), as a release never measured is."""
     from repro.harness.catalogue import (  # needs torch
         ABS_DROPPED,
         PASS_THROUGH,
@@ -130,11 +132,13 @@ def stock_outcome(case, load="bytes", release=None):
     )
 
     release, backend = release or installed_openvino(), installed_executorch()
+    cpu_class = cpu_class or process_class()
     if load != "bytes" and case.stock.empty_constant_segment and backend.empty_constants_unloadable:
         return Outcome.RUNTIME_FAILED, _EMPTY_SEGMENT
     if load != "bytes" and case.stock.reads_constant_in_place and stock_use_after_free(release):
         return CRASHED_OR_WRONG, _USE_AFTER_FREE
-    right_because = [  # (applies, why this release and ExecuTorch compute the case right after all)
+    right_because = [  # (applies, why this release, ExecuTorch and CPU class compute the case right after all)
+        (cpu_class in case.stock.right_on, f"OpenVINO's {cpu_class} kernels compute it as PyTorch does"),
         (case.stock.why == ABS_DROPPED and release < ABS_OF_CONSTANTS_DROPPED_FROM,
          "OpenVINO before 2025.4.0 keeps the Abs of constants"),
         (case.stock.alias_copy and release < ALIAS_COPY_DELEGATED_FROM,
