@@ -2,15 +2,18 @@
 as PyTorch's OpInfo database calls it, lowered stock and with the workaround, run in the real runtime with
 OpenVINO computing in f32, compared with eager (``repro/harness/conformance.py``).
 
-Each outcome is held to the one recorded for the installed OpenVINO release
-(``repro/harness/conformance_expected.json``): a difference is upstream changing behaviour (re-check, then
-``--record``) or the workaround regressing. ``--markdown`` writes the per-op table (docs/conformance.md).
+Each outcome is held to the one recorded for the installed OpenVINO release on this process's CPU class
+(``repro/harness/conformance_expected.json``; ``repro/harness/cpu_classes.py``): a difference is upstream
+changing behaviour (re-check, then ``--record``) or the workaround regressing. ``--cpu-class`` runs the sweep as
+a lower class computes (an AVX-512 host reaches ``avx2``). ``--markdown`` writes the per-op table
+(docs/conformance.md).
 
-Exit status: 0 every outcome is the recorded one, 1 some differ (or this release was never recorded),
+Exit status: 0 every outcome is the recorded one, 1 some differ (or this release and class were never recorded),
 2 usage error, 125 could not test (no ExecuTorch runtime).
 """
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -18,7 +21,7 @@ from pathlib import Path
 if not __package__:
     import _as_script  # noqa: F401  (run by path: make the project's packages importable)
 
-from repro.harness import cli
+from repro.harness import cli, conformance_record, cpu_classes
 from repro.harness.cli import ExitStatus
 
 
@@ -33,6 +36,20 @@ def shard(text: str) -> tuple[int, int]:
     return number, count
 
 
+def computing_as(parser: argparse.ArgumentParser, asked: str | None) -> cpu_classes.CpuClass:
+    """The class this process computes as: the one asked for (its caps set before OpenVINO loads), else the host's
+    under the caps already set; one usage line where the host cannot reach it or no class is measured for it."""
+    reachable = cpu_classes.reachable_classes()
+    if asked:
+        if asked not in reachable:
+            parser.error(f"--cpu-class: this host reaches {', '.join(reachable) or 'no class'}, not {asked}")
+        os.environ.update(cpu_classes.environment_for(cpu_classes.CpuClass(asked)))
+    try:
+        return cpu_classes.process_class()
+    except cpu_classes.UnmeasuredCpuClass as error:
+        parser.error(str(error))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 every outcome is the recorded one, 1 some "
                         "differ (or none is recorded for this release), 2 usage error, 125 could not test")
@@ -44,12 +61,23 @@ def main(argv: list[str] | None = None) -> int:
                              "(a whole sweep replaces them; a shard or --ops is merged in)")
     parser.add_argument("--shard", type=shard, metavar="K/N",
                         help="run every N-th case from the K-th (run N shards side by side on N cores)")
+    parser.add_argument("--lowering", action="append", dest="lowerings",
+                        choices=conformance_record.LOWERINGS,
+                        help="run only this lowering (repeatable; default: all three); with --record its column "
+                             "is merged into what is recorded")
+    parser.add_argument("--cpu-class", choices=[str(cpu_class) for cpu_class in cpu_classes.ORDER],
+                        help="compute as this CPU class (capping oneDNN's ISA; this host reaches "
+                             f"{', '.join(cpu_classes.reachable_classes()) or 'none'}; default: the host's, or "
+                             "the cap already set)")
     args = parser.parse_args(argv)
     if args.markdown:
         cli.require_writable(parser, "--markdown", args.markdown.parent)
+        if args.lowerings:
+            parser.error("--markdown writes the table of all three lowerings: leave out --lowering")
+    cpu_class = computing_as(parser, args.cpu_class)
     from importlib.metadata import version
 
-    from repro.harness import conformance, conformance_record, runtime  # torch, executorch: after the usage checks
+    from repro.harness import conformance, runtime  # torch, executorch: after the usage checks
     from repro.harness.lowerings import LOWERINGS
     from repro.harness.program_runner import ProgramRunner
 
@@ -71,24 +99,27 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory() as folder, ProgramRunner(
             "bytes", environment=conformance.F32_ENVIRONMENT) as runner:
-        lowerings = [LOWERINGS[name] for name in conformance_record.LOWERINGS]
+        lowerings = [LOWERINGS[name] for name in args.lowerings or conformance_record.LOWERINGS]
         outcomes = conformance.run_sweep(cases, runner, folder, lowerings, progress)
     if args.markdown:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
-        args.markdown.write_text(conformance_record.markdown(outcomes, release))
+        args.markdown.write_text(conformance_record.markdown(outcomes, release, cpu_class))
     if args.record:
-        conformance_record.record(release, outcomes, replace=args.shard is None and args.ops is None)
-        print(f"conformance: recorded {len(outcomes)} outcomes for OpenVINO {release}")
+        whole = args.shard is None and args.ops is None and args.lowerings is None
+        conformance_record.record(release, cpu_class, outcomes, replace=whole)
+        print(f"conformance: recorded {len(outcomes)} outcomes for OpenVINO {release} on {cpu_class}")
         return ExitStatus.CORRECT
-    expected = conformance_record.recorded(release)
+    expected = conformance_record.recorded(release, cpu_class)
     if expected is None:
-        print(f"conformance: nothing recorded for OpenVINO {release}: check the outcomes, then run with --record")
+        print(f"conformance: nothing recorded for OpenVINO {release} on {cpu_class}: check the outcomes, then run "
+              "with --record")
         return ExitStatus.BUG
-    changed = conformance_record.differences(outcomes, expected)  # the cases this run made, whole sweep or not
+    # the cases (and lowerings) this run made, whole sweep or not
+    changed = conformance_record.differences(outcomes, expected)
     for line in changed:
         print(f"conformance: changed: {line}")
     print(f"conformance: {len(outcomes)} cases, {len(changed)} differ from what was recorded for OpenVINO "
-          f"{release}")
+          f"{release} on {cpu_class}")
     return ExitStatus.BUG if changed else ExitStatus.CORRECT
 
 

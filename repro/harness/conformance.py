@@ -190,7 +190,8 @@ def sweep_cases(only: set[str] | None = None) -> list[SweepCase]:
             name = info.name + (f".{info.variant_test_name}" if info.variant_test_name else "")
             for variant, function, tensors in variants(info):
                 atol = FLOAT16_ATOL if variant.startswith("float16") else FLOAT_ATOL
-                case = _case(f"{op}.{variant.replace(' ', '_').replace('#', '')}", function, tensors, atol)
+                # named like its id: one name per case, whatever OpInfo variants share the op
+                case = _case(f"{op}.{name}.{variant.replace(' ', '_').replace('#', '')}", function, tensors, atol)
                 if case is not None:
                     cases.append(SweepCase(op, name, variant, case))
     return cases

@@ -34,24 +34,47 @@ def special_value_rows(outcomes: dict[str, dict[str, str]]) -> list[tuple[str, .
                   and (key := tuple(case_id.split("/")[:2])) not in finite_wrong)
 
 
-def comment(outcomes: dict[str, dict[str, str]], release: str) -> str:
+def by_class(release: str) -> str:
+    """The samples whose stock outcome differs between the recorded CPU classes, as a paragraph (empty where one
+    class is recorded or none differs)."""
+    classes = conformance_record.recorded_classes(release)
+    stock = {case_id: {cpu_class: found.get("stock") for cpu_class, found in rows.items()}
+             for case_id, rows in conformance_record.class_differences(release).items()}
+    lines = [f"`{case_id}`: " + ", ".join(f"{cpu_class} {outcome}" for cpu_class, outcome in by_class.items())
+             for case_id, by_class in stock.items() if len(set(by_class.values())) > 1]
+    if not lines:
+        return ""
+    return md.fill("openvino_special_values_by_class", classes=", ".join(classes), count=len(lines),
+                   samples=md.bullets(lines)).strip() + "\n\n"
+
+
+def comment(outcomes: dict[str, dict[str, str]], release: str, cpu_class: str) -> str:
     rows = special_value_rows(outcomes)
     ops = ", ".join(f"`{op}`" for op in dict.fromkeys(op for op, _ in rows))
     cycle = ", ".join(map(str, conformance_record.SPECIAL_FLOATS))
     return md.fill("openvino_special_values", issue=ISSUE, release=release, cycle=cycle, samples=len(rows),
-                   ops=ops, related="; ".join(RELATED))
+                   ops=ops, related="; ".join(RELATED), cpu_class=cpu_class, by_class=by_class(release))
+
+
+def widest_class(release: str) -> str | None:
+    """The recorded class whose kernels get the most special values wrong: the report's main figures."""
+    def wrong(cpu_class: str) -> int:
+        return len(special_value_rows(conformance_record.recorded(release, cpu_class) or {}))
+
+    return max(conformance_record.recorded_classes(release), key=wrong, default=None)
 
 
 def openvino_special_values(matrix: Matrix) -> str:
     """The comment for the newest release among the matrix's rows whose sweep is recorded (the sweep runs in
     its own env, ``tox -e conformance``, not in the matrix), or a line saying none is."""
     releases = sorted((row["release"] for row in matrix["rows"] if row.get("release")), key=Version, reverse=True)
-    recorded = next(((release, outcomes) for release in releases
-                     if (outcomes := conformance_record.recorded(release)) is not None), None)
-    if recorded is None:
+    found = next(((release, cpu_class) for release in releases if (cpu_class := widest_class(release))), None)
+    if found is None:
         return (f"# Comment for {ISSUE}: no conformance sweep is recorded for the releases of this matrix "
                 f"({', '.join(releases)})\n")
-    return f"# Comment for {ISSUE}\n\n" + comment(recorded[1], recorded[0])
+    release, cpu_class = found
+    return f"# Comment for {ISSUE}\n\n" + comment(conformance_record.recorded(release, cpu_class) or {}, release,
+                                                   cpu_class)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,11 +87,11 @@ def main(argv: list[str] | None = None) -> int:
         installed = None
     parser.add_argument("--release", default=installed, help="the OpenVINO release whose sweep to render")
     args = parser.parse_args(argv)
-    outcomes = conformance_record.recorded(args.release) if args.release else None
-    if outcomes is None:
+    cpu_class = widest_class(args.release) if args.release else None
+    if cpu_class is None:
         print(f"no conformance outcomes are recorded for OpenVINO {args.release}", file=sys.stderr)
         return ExitStatus.USAGE
-    sys.stdout.write(comment(outcomes, args.release))
+    sys.stdout.write(comment(conformance_record.recorded(args.release, cpu_class) or {}, args.release, cpu_class))
     return ExitStatus.CORRECT
 
 
