@@ -1,4 +1,3 @@
-import functools
 import json
 import os
 
@@ -13,6 +12,15 @@ for _variable, _value in F32_ISA_CAP.items():
     os.environ.setdefault(_variable, _value)
 
 pytest_plugins = ["tests.candidate_gate", "tests.executorch_source", "tests.op_test_runs", "pytester"]
+
+
+def pytest_report_header(config):
+    """The CPU class this run computes as, first in its log: a red run says where it ran."""
+    from repro.harness.cpu_classes import host_flags, process_class, reachable_classes
+
+    shown = sorted(flag for flag in host_flags() if flag.startswith(("avx2", "avx512", "amx")))
+    return (f"CPU class: {process_class()} (flags: {' '.join(shown) or 'none read'}; reaches "
+            f"{', '.join(reachable_classes())})")
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -70,31 +78,117 @@ def shared_dir(tmp_path_factory, worker_id):
 
 
 @pytest.fixture(scope="session")
-def lowered_case(pte_dir, runners, shared_dir):
-    """record(case name, lowering) -> the catalogue case lowered (a ``Lowering``, or the name of one; the stock
-    partitioner by default), saved as .pte, run in the real runtime from bytes and by path, and replayed; made
-    once per gate run, whichever xdist worker asks first (a file lock per record; the others read it back),
-    since tests of one case land on either worker (measured: 111 of 299 records were made twice)."""
+def once_per_run(shared_dir):
+    """once(key, make) -> make()'s JSON-ready result, made once per gate run whichever xdist worker asks first (a
+    file lock per key; the others read it back), since tests of one record land on either worker (measured: 111
+    of 299 lowered records were made twice before)."""
     from filelock import FileLock
 
+    folder = shared_dir / "made-once"
+    folder.mkdir(exist_ok=True)
+    read = {}
+
+    def once(key, make):
+        if key not in read:
+            stored = folder / f"{key.replace('/', '_')}.json"
+            with FileLock(f"{stored}.lock"):
+                if not stored.exists():
+                    stored.write_text(json.dumps(make()))
+                read[key] = json.loads(stored.read_text())  # the same JSON-ready record on every worker
+        return read[key]
+
+    return once
+
+
+@pytest.fixture(scope="session")
+def lowered_case(pte_dir, runners, once_per_run):
+    """record(case name, lowering) -> the catalogue case lowered (a ``Lowering``, or the name of one; the stock
+    partitioner by default), saved as .pte, run in the real runtime from bytes and by path, and replayed; made
+    once per gate run (``once_per_run``)."""
     from repro.harness.case_runs import run_case
     from repro.harness.catalogue import CASES
     from repro.harness.lowerings import as_lowering
 
-    folder = shared_dir / "lowered-cases"
-    folder.mkdir(exist_ok=True)
-
-    @functools.cache
-    def lowered(case, lowering):
-        stored = folder / f"{case}.{lowering.name}.json"
-        with FileLock(f"{stored}.lock"):
-            if not stored.exists():
-                record = run_case(CASES[case], lowering, runners, pte_dir, with_replay=True)
-                stored.write_text(json.dumps(record))
-            return json.loads(stored.read_text())  # the same JSON-ready record on every worker
-
     def record(case, lowering="stock"):
-        return lowered(case, as_lowering(lowering))
+        lowering = as_lowering(lowering)
+        return once_per_run(f"{case}.{lowering.name}",
+                            lambda: run_case(CASES[case], lowering, runners, pte_dir, with_replay=True))
+
+    return record
+
+
+@pytest.fixture(scope="session")
+def samples_made_here(lowering_works, lowered_case):
+    """(stock, workaround): the tracked sample programs' model (the upstream example, ``upstream_clone_sin``)
+    lowered on this host in this run. OpenVINO 2026.4 stamps each blob with the exporting CPU's class and imports
+    it on no other, so a test that needs a sample's blob to open takes these, not ``tests/data``'s (made on one
+    host)."""
+    from pathlib import Path
+
+    return tuple(Path(lowered_case("upstream_clone_sin", lowering)["pte"])
+                 for lowering in ("stock", "workaround"))
+
+
+@pytest.fixture(scope="session")
+def lowering_works():
+    """Skips a test where this env cannot lower programs (the older releases' envs), saying why."""
+    from tests.helpers import executorch_path_problem
+
+    if problem := executorch_path_problem():
+        pytest.skip(problem)
+
+
+@pytest.fixture(scope="session")
+def class_runners():
+    """runner(cpu_class, load) -> a ProgramRunner computing as ``cpu_class`` at f32 (its kernels capped with
+    oneDNN's ISA cap: ``repro.harness.precision.f32_environment``), started on first use, one per class and
+    load."""
+    from repro.harness.precision import f32_environment
+    from repro.harness.program_runner import ProgramRunner
+
+    started = {}
+
+    def runner(cpu_class, load):
+        if (cpu_class, load) not in started:
+            started[cpu_class, load] = ProgramRunner(load, environment=f32_environment(cpu_class))
+        return started[cpu_class, load]
+
+    yield runner
+    for each in started.values():
+        each.close()
+
+
+@pytest.fixture(scope="session")
+def as_class(class_runners):
+    """as_class(case, lowering, record, cpu_class) -> the record ``cpu_class`` gives for the same program:
+    re-stamped for it and run from bytes in a child computing as it, at f32 (``repro.harness.case_runs.run_as``).
+    The lowering is shared: what a class exports differs only in the stamp."""
+    from repro.harness.case_runs import run_as
+    from repro.harness.lowerings import as_lowering
+    from repro.harness.precision import f32_environment
+    from repro.harness.restamp import text_for
+
+    def run(case, lowering, record, cpu_class):
+        return run_as(case, as_lowering(lowering), record, cpu_class=cpu_class,
+                      runner=class_runners(cpu_class, "bytes"), text=text_for(f32_environment(cpu_class)))
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def lowered_as(pte_dir, runners, once_per_run, as_class):
+    """record(key, case, lowering, cpu_class) -> ``case`` (any ``Case``; ``key`` names it in this run) lowered
+    once per run as this process's class computes and run from bytes at f32, or, for another class, that program
+    rerun as the class computes (``as_class``)."""
+    from repro.harness.case_runs import run_case
+    from repro.harness.cpu_classes import process_class
+    from repro.harness.lowerings import as_lowering
+
+    def record(key, case, lowering, cpu_class):
+        lowering = as_lowering(lowering)
+        native = once_per_run(f"{key}.{lowering.name}",
+                              lambda: run_case(case, lowering, {"bytes": runners["bytes"]}, pte_dir))
+        return native if cpu_class == process_class() else as_class(case, lowering, native, cpu_class)
 
     return record
 

@@ -133,11 +133,16 @@ def table_line(markdown, release):
 
 
 def other_cpu_classes():
-    """The CPU classes this host reaches besides the one it computes as: the gate runs its class-dependent tests
-    again as each of them computes (``as_class`` in tests/conftest.py)."""
+    """The CPU classes this host reaches besides the one it computes as, where the installed release was measured
+    by class (its conformance sweep is recorded per class): the gate runs its class-dependent tests again as each
+    of them computes (``as_class`` in tests/conftest.py)."""
+    from importlib.metadata import version
+
+    from repro.harness.conformance_record import recorded_classes
     from repro.harness.cpu_classes import process_class, reachable_classes
 
-    return [cpu_class for cpu_class in reachable_classes() if cpu_class != process_class()]
+    measured = set(recorded_classes(version("openvino"))) - {process_class()}
+    return [cpu_class for cpu_class in reachable_classes() if cpu_class in measured]
 
 
 def cpu_default_is_bf16():

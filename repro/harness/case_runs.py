@@ -6,6 +6,7 @@ exception: ``repro/executorch_path.py`` prints the records, the tests assert on 
 (``tests/outcomes.py``).
 """
 
+import os
 import traceback
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -17,7 +18,7 @@ from repro.harness.case_record import CaseRecord, LoadRun, OutputComparison
 from repro.harness.catalogue import Case, group_of
 from repro.harness.lowering import lower
 from repro.harness.lowerings import Lowering
-from repro.harness.outcomes import Outcome, overall_outcome
+from repro.harness.outcomes import AT_EXPORT, Outcome, overall_outcome
 from repro.harness.program_contents import delegated_and_outside_ops
 from repro.harness.program_runner import ProgramRun, ProgramRunner, RunStatus
 from repro.harness.replay import capture_delegate_calls, replay
@@ -28,11 +29,14 @@ GATE_LOADS = ("bytes", "path")
 REFUSALS = ("UnsafeCopyError", "DimOrderError", "CannotHandBackError")
 
 
-def max_abs_diff(actual: torch.Tensor, expected: torch.Tensor) -> float:
+def max_abs_diff(actual: torch.Tensor, expected: torch.Tensor, signed_zeros: bool = False) -> float:
     """The largest difference between two tensors of one shape and dtype (inf when those differ). Integers
     are compared exactly (an int64 beyond 2**53 too); NaN must stand where eager has NaN, and an infinity
-    must match eager's."""
+    must match eager's; with ``signed_zeros`` a zero's sign must be eager's too (inf where it is not)."""
     if actual.shape != expected.shape or actual.dtype != expected.dtype:
+        return float("inf")
+    if signed_zeros and actual.is_floating_point() and bool(
+            ((actual == 0) & (expected == 0) & (actual.signbit() != expected.signbit())).any()):
         return float("inf")
     if actual.numel() == 0 or torch.equal(actual, expected):
         return 0.0
@@ -59,14 +63,14 @@ def declared_dim_orders(edge: Any) -> list[list[int]]:
 
 
 def compare_outputs(case: Case, actual: Sequence[torch.Tensor], expected: Sequence[torch.Tensor],
-                    declared: Sequence[list[int]]) -> list[OutputComparison]:
-    """Per output: shape, dtype, values against eager (copies exactly) and dim order against the
-    program's declared one (eager's recorded beside it)."""
+                    declared: Sequence[list[int]], *, signed_zeros: bool = False) -> list[OutputComparison]:
+    """Per output: shape, dtype, values against eager (copies exactly; zeros' signs too with ``signed_zeros``)
+    and dim order against the program's declared one (eager's recorded beside it)."""
     rows: list[OutputComparison] = []
     for index, want in enumerate(expected):
         got = actual[index] if index < len(actual) else torch.empty(0)
         tolerance = 0.0 if index in case.exact_outputs else case.atol
-        diff = max_abs_diff(got, want)
+        diff = max_abs_diff(got, want, signed_zeros)
         rows.append({"index": index, "shape": list(want.shape), "dtype": str(want.dtype).removeprefix("torch."),
                      "dim_order": declared[index], "eager_dim_order": tensor_dim_order(want),
                      "actual_dim_order": tensor_dim_order(got), "tolerance": tolerance, "max_abs_diff": diff,
@@ -80,11 +84,11 @@ def eager_outputs(case: Case, inputs: Sequence[torch.Tensor]) -> list[torch.Tens
 
 
 def load_outcome(case: Case, run: ProgramRun, inputs: Sequence[torch.Tensor], expected: Sequence[torch.Tensor],
-                 declared: Sequence[list[int]]) -> LoadRun:
+                 declared: Sequence[list[int]], *, signed_zeros: bool = False) -> LoadRun:
     """One load of a program, run once, against eager."""
     if run.status != RunStatus.OK:  # a run's failure is the load's outcome of the same name
         return {"outcome": Outcome(run.status), "detail": run.detail, "outputs": None, "inputs_intact": None}
-    rows = compare_outputs(case, run.outputs, expected, declared)
+    rows = compare_outputs(case, run.outputs, expected, declared, signed_zeros=signed_zeros)
     outcome = Outcome.CORRECT if all(row["ok"] for row in rows) else Outcome.WRONG
     return {"outcome": outcome, "detail": "", "outputs": rows,
             "inputs_intact": all(max_abs_diff(a, b) == 0 for a, b in zip(run.fed, inputs, strict=True))}
@@ -125,8 +129,33 @@ def run_case(case: Case, lowering: Lowering, runners: Mapping[str, ProgramRunner
     path.write_bytes(program.buffer)
     record["pte"] = str(path)
     runs = {load: runner.run(path, inputs) for load, runner in runners.items()}
-    record["runs"] = {load: load_outcome(case, run, inputs, expected, declared) for load, run in runs.items()}
+    record["runs"] = {load: load_outcome(case, run, inputs, expected, declared, signed_zeros=lowering.signed_zeros)
+                      for load, run in runs.items()}
     record["outcome"] = overall_outcome(record["runs"])
     if with_replay and record["delegates"] and runs.get("bytes") and runs["bytes"].status == RunStatus.OK:
         record["replay"] = replay(calls, case, runs["bytes"].outputs)
     return record
+
+
+def run_as(case: Case, lowering: Lowering, record: CaseRecord, *, cpu_class: str, runner: ProgramRunner,
+           text: str | None) -> CaseRecord:
+    """The record another CPU class gives for the same lowering: ``record``'s program, its OpenVINO blobs
+    re-stamped with the compatibility ``text`` that class's importer builds (``repro.harness.restamp``; None for a
+    release that stamps nothing), run by
+    ``runner`` (a process computing as ``cpu_class``) from bytes and held to eager as ``run_case`` holds it. A
+    lowering that failed or was refused is the same on every class: its record comes back as it is."""
+    from repro.harness.restamp import restamped
+
+    if record["outcome"] in AT_EXPORT or record["pte"] is None:
+        return record
+    original = Path(record["pte"])
+    path = original.with_name(f"{original.stem}.{cpu_class}.pte")
+    written = path.with_name(f"{path.name}.{os.getpid()}")  # another worker may rerun the same record
+    program = original.read_bytes()
+    written.write_bytes(program if text is None else restamped(program, text))  # None: a release before the stamp
+    os.replace(written, path)
+    inputs = case.inputs()
+    run = load_outcome(case, runner.run(path, inputs), inputs, eager_outputs(case, inputs),
+                       record["declared_dim_orders"] or [], signed_zeros=lowering.signed_zeros)
+    return {**record, "runs": {"bytes": run}, "outcome": overall_outcome({"bytes": run}), "replay": None,
+            "pte": str(path)}

@@ -14,6 +14,8 @@ import os
 from collections.abc import Mapping
 from functools import cache
 
+from repro.harness.cpu_classes import CpuClass, environment_for
+
 ISA_CAP = "OV_CPU_MAX_ISA"
 F32_ISA_CAP = {ISA_CAP: "AVX512_CORE_VNNI"}  # below AVX512_CORE_BF16 and AMX: the CPU plugin's default is f32
 # (f32 tolerance, bf16 tolerance)
@@ -32,6 +34,15 @@ def default_is_f32() -> bool:
 def tolerance(pair: tuple[float, float]) -> float:
     """The f32 or the bf16 tolerance of ``pair``, for the precision this process computes at."""
     return pair[0] if default_is_f32() else pair[1]
+
+
+def f32_environment(cpu_class: CpuClass) -> dict[str, str]:
+    """The variables that make a child compute as ``cpu_class`` at f32: that class's kernels (oneDNN's cap), and
+    OpenVINO's own cap no higher than the gate's (below bf16, so the default precision is f32)."""
+    environment = environment_for(cpu_class)
+    if cpu_class == CpuClass.AVX512_BF16:
+        environment.update(F32_ISA_CAP)
+    return environment
 
 
 def without_cap(environment: Mapping[str, str] | None = None) -> dict[str, str]:

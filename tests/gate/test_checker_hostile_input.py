@@ -262,19 +262,21 @@ def test_a_usage_error_is_one_line_and_exit_2(tmp_path, arguments, says):
     assert assert_one_line(result, 2, says).startswith("openvino-pte-check: error: ")
 
 
-def test_an_operator_the_named_runtime_lacks_is_a_finding(tmp_path):
+@pytest.mark.executorch
+def test_an_operator_the_named_runtime_lacks_is_a_finding(tmp_path, samples_made_here):
     """The workaround's sample makes its copy with ExecuTorch's _clone_dim_order kernel: a runtime without it
-    cannot load the program; one with it can."""
+    cannot load the program; one with it can (the sample lowered here, whose blob this host opens)."""
     from workaround import pte_reader
 
-    assert pte_reader.read(WORKAROUND.read_bytes()).operators == ["dim_order_ops::_clone_dim_order.out"]
+    workaround = samples_made_here[1]
+    assert pte_reader.read(workaround.read_bytes()).operators == ["dim_order_ops::_clone_dim_order.out"]
     without = written(tmp_path, "without.txt", b"# a runtime without the copy\naten::add.out\n")
-    result = run_cli(*CHECK, WORKAROUND, "--runtime-operators", without, "--json", timeout=120)
+    result = run_cli(*CHECK, workaround, "--runtime-operators", without, "--json", timeout=120)
     assert result.returncode == 1, result.stderr
     assert '"operator_missing"' in result.stdout
     assert "dim_order_ops::_clone_dim_order.out" in result.stdout
     with_it = written(tmp_path, "with.txt", b"aten::add.out\ndim_order_ops::_clone_dim_order.out  # the copy\n")
-    assert run_cli(*CHECK, WORKAROUND, "--runtime-operators", with_it, timeout=120).returncode == 0
+    assert run_cli(*CHECK, workaround, "--runtime-operators", with_it, timeout=120).returncode == 0
 
 
 # The checker with a bug: reading the program fails in a way nobody foresaw.

@@ -1,19 +1,19 @@
 """A slice of the per-op conformance sweep in the gate: cases where OpenVINO computes differently from PyTorch,
-each held to the outcomes recorded for this OpenVINO release (stock and workaround; ``tox -e conformance`` runs
-them all). A changed outcome is upstream changing behaviour (re-run the sweep, check, ``--record``) or the
-workaround regressing.
+each held to the outcomes recorded for this OpenVINO release on each CPU class this host reaches (stock and
+workaround; ``tox -e conformance`` runs them all): lowered once, as this process's class computes, and rerun
+as each other class computes (``as_class``: what a class exports differs only in the blob's stamp). A changed
+outcome is upstream changing behaviour (re-run the sweep, check, ``--record``) or the workaround regressing.
 """
 
 from importlib.metadata import version
 
 import pytest
 
-from tests.helpers import skip_module_without_executorch_path
+from tests.helpers import other_cpu_classes, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 from repro.harness import conformance, conformance_record  # noqa: E402
-from repro.harness.lowerings import LOWERINGS  # noqa: E402
-from repro.harness.program_runner import ProgramRunner  # noqa: E402
+from repro.harness.cpu_classes import process_class  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 # Cases of the classes the workaround guards, one it leaves to OpenVINO by default, one ExecuTorch's own kernel
@@ -33,27 +33,28 @@ SLICE = (
 )
 
 
-@pytest.fixture(scope="module")
-def f32_runner():
-    with ProgramRunner("bytes", environment=conformance.F32_ENVIRONMENT) as runner:
-        yield runner
-
-
-@pytest.fixture(scope="module")
-def recorded():
-    found = conformance_record.recorded(version("openvino"))
-    if found is None:
-        pytest.skip(f"no conformance outcomes are recorded for OpenVINO {version('openvino')}: run "
+def recorded(cpu_class):
+    """The outcomes recorded for this release on ``cpu_class``: a release never swept is skipped (the older
+    releases' envs), a class never swept of a swept release is an error saying to sweep it."""
+    release = version("openvino")
+    if not conformance_record.recorded_classes(release):
+        pytest.skip(f"no conformance outcomes are recorded for OpenVINO {release}: run "
                     "python -m repro.conformance --record with it")
+    found = conformance_record.recorded(release, cpu_class)
+    assert found is not None, (f"no conformance outcomes are recorded for OpenVINO {release} on the CPU class "
+                               f"{cpu_class}: run python -m repro.conformance --record --cpu-class {cpu_class} "
+                               "on a host that reaches it")
     return found
 
 
+@pytest.mark.parametrize("cpu_class", [process_class(), *other_cpu_classes()], ids=str)
 @pytest.mark.parametrize("case_id", SLICE)
-def test_sweep_case_gives_the_outcomes_recorded_for_this_release(f32_runner, recorded, tmp_path, case_id):
+def test_sweep_case_gives_the_outcomes_recorded_for_this_release(lowered_as, case_id, cpu_class):
     op = case_id.split("/")[0]
     sweep_case = next((case for case in conformance.sweep_cases({op}) if case.id == case_id), None)
     assert sweep_case is not None, f"the sweep no longer makes {case_id}: update SLICE"
-    lowerings = [LOWERINGS[name] for name in conformance_record.LOWERINGS]
-    found = conformance.run_sweep([sweep_case], f32_runner, tmp_path, lowerings)[case_id]
-    assert found == recorded[case_id], (f"{case_id}: {found}, recorded {recorded[case_id]}: upstream changed "
-                                        "behaviour, or the workaround regressed")
+    found = {name: conformance.outcome(lowered_as(f"slice.{case_id}", sweep_case.case, name, cpu_class))
+             for name in conformance_record.LOWERINGS}
+    expected = recorded(cpu_class)[case_id]
+    assert found == expected, (f"{case_id} as {cpu_class} computes: {found}, recorded {expected}: upstream "
+                               "changed behaviour, or the workaround regressed")

@@ -9,16 +9,15 @@ import math
 
 import pytest
 
-from tests.helpers import ad_hoc_case, skip_module_without_executorch_path
+from tests.helpers import ad_hoc_case, other_cpu_classes, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 from repro.harness import conformance  # noqa: E402
-from repro.harness.case_runs import run_case  # noqa: E402
+from repro.harness.cpu_classes import process_class  # noqa: E402
 from repro.harness.lowerings import WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
-from repro.harness.program_runner import ProgramRunner  # noqa: E402
 from tests.outcomes import assert_equals_eager  # noqa: E402
 from workaround.exact_rewrites import TORCH_SPECIAL_VALUES_PASSES  # noqa: E402
 
@@ -69,21 +68,16 @@ def sweep_rows():
                            "max_pool", id=name)
 
 
-@pytest.fixture(scope="module")
-def f32_runners():
-    """From bytes: loading by path is the catalogue's (sign_of_nan, max_pool_of_nan, relu_of_nan, both loads)."""
-    with ProgramRunner("bytes", environment=conformance.F32_ENVIRONMENT) as from_bytes:
-        yield {"bytes": from_bytes}
-
-
 def test_every_pass_has_rows_here():
     modules = {rewrite.__name__.rsplit(".", 1)[1] for rewrite in TORCH_SPECIAL_VALUES_PASSES}
     assert modules == {*SWEPT, "max_pool_special_values"}
 
 
+@pytest.mark.parametrize("cpu_class", [process_class(), *other_cpu_classes()], ids=str)
 @pytest.mark.parametrize(("rewrite", "case", "op"), list(sweep_rows()))
-def test_rewritten_op_stays_delegated_and_equals_pytorch(f32_runners, tmp_path, rewrite, case, op):
-    record = run_case(case, WORKAROUND_TORCH_SPECIAL_VALUES, f32_runners, tmp_path)
+def test_rewritten_op_stays_delegated_and_equals_pytorch(lowered_as, rewrite, case, op, cpu_class):
+    """Lowered once, as this process's class computes; rerun as each other class computes (``as_class``)."""
+    record = lowered_as(f"rewrite.{case.name}", case, WORKAROUND_TORCH_SPECIAL_VALUES, cpu_class)
     assert_equals_eager(record)
     assert record["delegates"] >= 1
     assert not [outside for outside in record["ops_outside"] if op in outside], (rewrite, record["ops_outside"])

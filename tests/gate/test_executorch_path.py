@@ -8,7 +8,7 @@ workaround may be retired. Cases that are correct are asserted correct.
 
 import pytest
 
-from tests.helpers import skip_module_without_executorch_path
+from tests.helpers import other_cpu_classes, skip_module_without_executorch_path
 from tests.outcomes import assert_equals_eager, expected_failure
 from tests.release_behaviour import (
     ALIAS_COPY_DELEGATED_FROM,
@@ -19,7 +19,7 @@ from tests.release_behaviour import (
 skip_module_without_executorch_path()
 executorch_path = pytest.importorskip("repro.executorch_path")
 from repro.harness.case_runs import GATE_LOADS  # noqa: E402
-from repro.harness.catalogue import CASES, NOT_RESIZED, group_of  # noqa: E402
+from repro.harness.catalogue import CASES, GROUPS, NOT_RESIZED, group_of  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 
@@ -37,6 +37,21 @@ def stock_cases():
 @pytest.mark.parametrize(("case", "load"), list(stock_cases()))
 def test_stock_partitioner_equals_eager(lowered_case, case, load):
     assert_equals_eager(lowered_case(case), loads=[load])
+
+
+def stock_cases_on_other_classes():
+    """The semantics cases (what OpenVINO's kernels compute) as each other class this host reaches computes them,
+    from bytes: how a program is loaded is no kernel's choice."""
+    for case in GROUPS["semantics"]:
+        for cpu_class in other_cpu_classes():
+            outcome, why = stock_outcome(case, "bytes", cpu_class=cpu_class)
+            yield pytest.param(case.name, cpu_class, id=f"{case.name}-{cpu_class}",
+                               marks=[] if outcome == "correct" else [expected_failure(outcome, why)])
+
+
+@pytest.mark.parametrize(("case", "cpu_class"), list(stock_cases_on_other_classes()))
+def test_stock_partitioner_equals_eager_as_another_cpu_class_computes(lowered_case, as_class, case, cpu_class):
+    assert_equals_eager(as_class(CASES[case], "stock", lowered_case(case), cpu_class))
 
 
 def replayable_cases():

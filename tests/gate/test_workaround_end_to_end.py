@@ -8,6 +8,7 @@ from tests.candidate_gate import under_test
 from tests.helpers import (
     ad_hoc_case,
     lower_save_run,
+    other_cpu_classes,
     run_cli,
     skip_module_without_executorch_path,
 )
@@ -55,21 +56,37 @@ MATMUL_ATOL = precision.tolerance((1e-4, 5e-3))
 KEEPS_OPENVINO_SPECIAL_VALUES = {name for name in CORRECTED if catalogue.CASES[name].special_values}
 
 
-def workaround_cases():
-    for name in CORRECTED:
-        marks = []
-        if name in KEEPS_OPENVINO_SPECIAL_VALUES:
-            outcome, why = stock_outcome(catalogue.CASES[name])
-            marks = [expected_failure(outcome, f"the default special_values='openvino' keeps OpenVINO's "
-                                               f"semantics: {why}")]
-        yield pytest.param(name, marks=marks, id=name)
+def keeps_openvinos_values(name, cpu_class=None):
+    """Marks for a case the default keeps OpenVINO's special values in: its stock outcome on ``cpu_class`` (the
+    process's by default), unless that class's kernels compute it as PyTorch does."""
+    if name not in KEEPS_OPENVINO_SPECIAL_VALUES:
+        return []
+    outcome, why = stock_outcome(catalogue.CASES[name], cpu_class=cpu_class)
+    if outcome == "correct":
+        return []
+    return [expected_failure(outcome, f"the default special_values='openvino' keeps OpenVINO's semantics: {why}")]
 
 
 @pytest.mark.under_test
 @pytest.mark.equals_eager
-@pytest.mark.parametrize("case", list(workaround_cases()))
+@pytest.mark.parametrize("case", [pytest.param(name, marks=keeps_openvinos_values(name), id=name)
+                                  for name in CORRECTED])
 def test_workaround_equals_eager(lowered_case, case):
     assert_equals_eager(lowered_case(case, under_test()))
+
+
+# The semantics cases (what OpenVINO's kernels compute), as each other class this host reaches computes them.
+ON_OTHER_CLASSES = [(name, cpu_class) for name in CORRECTED if catalogue.group_of(name) == "semantics"
+                    for cpu_class in other_cpu_classes()]
+
+
+@pytest.mark.under_test
+@pytest.mark.parametrize(("case", "cpu_class"), [
+    pytest.param(name, cpu_class, marks=keeps_openvinos_values(name, cpu_class), id=f"{name}-{cpu_class}")
+    for name, cpu_class in ON_OTHER_CLASSES])
+def test_workaround_equals_eager_as_another_cpu_class_computes(lowered_case, as_class, case, cpu_class):
+    lowering = under_test()
+    assert_equals_eager(as_class(catalogue.CASES[case], lowering, lowered_case(case, lowering), cpu_class))
 
 
 def test_two_dimensional_reflection_padding_stays_whole_in_the_delegate(lowered_case):
@@ -81,6 +98,14 @@ def test_two_dimensional_reflection_padding_stays_whole_in_the_delegate(lowered_
 
 # Cases whose only op an exact rewrite keeps delegated with special_values="torch" (workaround.exact_rewrites).
 REWRITTEN_IN_THE_DELEGATE = {"relu_of_nan", "sign_of_nan", "max_pool_of_nan", "softmax_of_a_nan_row"}
+
+
+@pytest.mark.parametrize("cpu_class", other_cpu_classes(), ids=str)
+@pytest.mark.parametrize("case", sorted(KEEPS_OPENVINO_SPECIAL_VALUES))
+def test_workaround_with_torch_special_values_equals_eager_as_another_cpu_class_computes(lowered_case, as_class,
+                                                                                         case, cpu_class):
+    lowering = WORKAROUND_TORCH_SPECIAL_VALUES
+    assert_equals_eager(as_class(catalogue.CASES[case], lowering, lowered_case(case, lowering), cpu_class))
 
 
 @pytest.mark.parametrize("case", sorted(KEEPS_OPENVINO_SPECIAL_VALUES))

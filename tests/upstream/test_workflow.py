@@ -59,3 +59,11 @@ def test_ci_runs_exactly_the_readme_test_command():
     [command] = re.findall(r"^(tox -e \S+)\s+# the tests", readme, re.M)
     ci_run = (PROJECT / ".ci" / "run").read_text().strip().splitlines()
     assert ci_run[-1] == f"python3 -m {command}"
+
+
+def test_every_job_first_prints_its_runners_cpu_class():
+    """Hosted runners differ in CPU class, and so do some of OpenVINO's values: a red run must say where it ran."""
+    for name, job in WORKFLOW["jobs"].items():
+        first = job["steps"][0]
+        assert "/proc/cpuinfo" in first.get("run", ""), name
+        assert "avx512_bf16" in first["run"], name

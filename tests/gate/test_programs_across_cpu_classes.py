@@ -1,0 +1,87 @@
+"""Programs made on one CPU class, loaded as every class this host reaches computes (``ONEDNN_MAX_CPU_ISA``).
+
+OpenVINO 2026.4 stamps each compiled blob with the exporting process's ISA and imports it only where its own
+stamp is the same (``workaround/compatibility_stamp.py``): ExecuTorch's ``load_method`` then fails (0x1), stock
+and workaround alike. The tracked programs come from two hosts: ``tests/data/*.pte`` from an AVX-512 BF16 one,
+``tests/data/avx2-host/*.pte`` from an AVX2 one. Each is held to two things:
+- it loads as its own class computes, and gives there what the release table expects of its catalogue case
+  (the stale copy, the channels-last read, the freed blob; the workaround's equal to eager), from bytes and by
+  path: the class reached by a cap behaves as the host that made the program;
+- every other class refuses it: the stamp, asserted present, so an OpenVINO that drops it turns this red
+  saying to retire the expectation.
+"""
+
+import json
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+from repro.harness.cpu_classes import reachable_classes
+from tests.helpers import PROJECT, skip_module_without_executorch_path
+from tests.outcomes import UPSTREAM_CHANGED
+from workaround import compatibility_stamp, pte_reader
+
+skip_module_without_executorch_path()
+from repro.harness import catalogue  # noqa: E402
+from repro.harness.case_runs import GATE_LOADS, eager_outputs, load_outcome, tensor_dim_order  # noqa: E402
+from repro.harness.program_runner import RunStatus  # noqa: E402
+from tests.release_behaviour import stock_outcome  # noqa: E402
+
+pytestmark = pytest.mark.executorch
+DATA = PROJECT / "tests" / "data"
+# (file, catalogue case, lowering)
+PROGRAMS = [(DATA / "stock_upstream_clone_sin.pte", "upstream_clone_sin", "stock"),
+            (DATA / "workaround_upstream_clone_sin.pte", "upstream_clone_sin", "workaround"),
+            *((DATA / "avx2-host" / f"{case}.{lowering}.pte", case, lowering)
+              for case in ("upstream_clone_sin", "conv_channels_last_input")
+              for lowering in ("stock", "workaround"))]
+
+
+def stamp_of(path: Path) -> compatibility_stamp.Stamp:
+    [delegate] = pte_reader.delegates(path.read_bytes())
+    stamp = compatibility_stamp.read(delegate.blob)
+    assert stamp is not None, f"{path.name}: its blob has no compatibility header"
+    return stamp
+
+
+def program_id(program):
+    return f"{program[0].parent.name}/{program[0].name}"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def same_release():
+    release = stamp_of(PROGRAMS[0][0]).release
+    if release != version("openvino"):
+        pytest.skip(f"the tracked programs' blobs were compiled by OpenVINO {release}, which alone imports them")
+
+
+@pytest.mark.parametrize("cpu_class", reachable_classes(), ids=str)
+@pytest.mark.parametrize("program", PROGRAMS, ids=program_id)
+def test_a_program_loads_only_as_the_class_that_made_it_computes(class_runners, program, cpu_class):
+    path, _, _ = program
+    made_on = stamp_of(path).cpu_class
+    loaded = class_runners(cpu_class, "bytes").run(path)
+    if made_on == cpu_class:
+        assert loaded.status == RunStatus.OK, loaded
+    else:
+        assert loaded.status != RunStatus.OK, (f"{path.name} (made on {made_on}) loads as {cpu_class}: "
+                                               f"{UPSTREAM_CHANGED}")
+        assert loaded.detail.endswith("error: 0x:1"), loaded.detail
+
+
+@pytest.mark.parametrize("load", GATE_LOADS)
+@pytest.mark.parametrize("program", PROGRAMS, ids=program_id)
+def test_a_program_gives_as_its_own_class_what_the_release_table_expects(class_runners, program, load):
+    path, name, lowering = program
+    made_on = stamp_of(path).cpu_class
+    if made_on not in reachable_classes():
+        pytest.skip(f"{path.name} was made on {made_on}, which this host cannot compute as")
+    case = catalogue.CASES[name]
+    inputs = case.inputs()
+    expected = eager_outputs(case, inputs)
+    run = class_runners(made_on, load).run(path, inputs)
+    found = load_outcome(case, run, inputs, expected, [tensor_dim_order(tensor) for tensor in expected])
+    want = stock_outcome(case, load, cpu_class=made_on)[0] if lowering == "stock" else "correct"
+    outcomes = {"crashed_or_wrong": {"crashed", "wrong"}}.get(want, {want})
+    assert found["outcome"] in outcomes, json.dumps(found, default=str)[:2000]

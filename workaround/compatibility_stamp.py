@@ -1,0 +1,63 @@
+"""The compatibility header OpenVINO 2026.4's CPU plugin writes at the start of every exported blob.
+
+Layout (measured on 2026.4.0 and 2026.4.1; openvino PR #36969, "[CPU] Implement cache compatibility checks for CPU
+plugin"): the magic ``OVCPU_RR`` as a little-endian u64 (the bytes ``RR_UPCVO``), a u32 version (1), a u64 length,
+then that many bytes of text, ``meta=1.0;ov=2026.4.1;isa=<the exporting process's oneDNN ISA name>``, then the
+model's IR. The importer builds the same text for itself and refuses a blob whose text differs by one byte ("it
+was built for a different runtime configuration (OpenVINO version/isa mismatch)"), which is why a program
+exported on one CPU class does not load on another. Blobs of 2026.3 and older carry no header.
+"""
+
+import struct
+from dataclasses import dataclass
+
+MAGIC = b"RR_UPCVO"
+_FIXED = struct.Struct("<8sIQ")  # magic, version, text length
+# oneDNN's ISA names as the stamp spells them, by the class of kernels they run (repro/harness/cpu_classes.py).
+_CLASS_OF_ISA = (("bfloat16", "avx512_bf16"), ("AMX", "avx512_bf16"), ("AVX-512", "avx512"), ("AVX2", "avx2"))
+
+
+@dataclass(frozen=True)
+class Stamp:
+    version: int
+    text: str  # "meta=1.0;ov=2026.4.1;isa=Intel AVX2"
+    size: int  # of the whole header: the IR starts here
+
+    @property
+    def fields(self) -> dict[str, str]:
+        return dict(field.partition("=")[::2] for field in self.text.split(";") if field)
+
+    @property
+    def isa(self) -> str:
+        return self.fields.get("isa", "")
+
+    @property
+    def release(self) -> str:
+        return self.fields.get("ov", "")
+
+    @property
+    def cpu_class(self) -> str | None:
+        """The class of CPU kernels the stamp names (avx2, avx512, avx512_bf16), or None for an ISA below AVX2."""
+        return next((cpu_class for word, cpu_class in _CLASS_OF_ISA if word in self.isa), None)
+
+
+def read(blob: bytes) -> Stamp | None:
+    """The blob's stamp, or None where it has none (OpenVINO 2026.3 and older) or it is cut short."""
+    if len(blob) < _FIXED.size or not blob.startswith(MAGIC):
+        return None
+    _, version, length = _FIXED.unpack_from(blob)
+    if _FIXED.size + length > len(blob):
+        return None
+    text = blob[_FIXED.size:_FIXED.size + length].decode("utf-8", "replace")
+    return Stamp(version, text, _FIXED.size + length)
+
+
+def with_text(blob: bytes, text: str) -> bytes:
+    """``blob`` with its stamp's text replaced (the length field follows): the blob a process whose own text that
+    is would have exported, where the IR after the header does not depend on the exporting class (measured: at one
+    precision, byte for byte the same under AVX2, AVX-512 and AVX-512 BF16 kernels)."""
+    stamp = read(blob)
+    if stamp is None:
+        raise ValueError("the blob has no compatibility header")
+    encoded = text.encode()
+    return _FIXED.pack(MAGIC, stamp.version, len(encoded)) + encoded + blob[stamp.size:]
