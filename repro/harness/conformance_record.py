@@ -51,7 +51,7 @@ def record(release: str, cpu_class: str, outcomes: Outcomes, replace: bool) -> N
         EXPECTED.write_text(json.dumps(dict(sorted(table.items())), indent=1) + "\n")
 
 
-def class_differences(release: str) -> dict[str, dict[str, Outcomes]]:
+def class_differences(release: str) -> dict[str, dict[str, dict[str, str]]]:
     """{case id: {class: outcomes}} for every case whose outcomes are not the same on every recorded class of
     ``release``: what OpenVINO computes differently by instruction set."""
     by_class = {cpu_class: recorded(release, cpu_class) or {} for cpu_class in recorded_classes(release)}
