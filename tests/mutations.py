@@ -110,6 +110,9 @@ MUTATIONS = {
            "workaround/exact_rewrites/nan_propagating_extremes.py",
            "        return ops.select(ops.less(x, zero), zero, x).output(0)",
            "        return ops.select(ops.less_equal(x, zero), zero, x).output(0)"),
+    "ag": ("special_values='torch' leaves x + 0 to OpenVINO, which keeps -0.0 where PyTorch makes it +0.0",
+           "workaround/exact_rewrites/signed_zeros.py",
+           "        return ops.add(positive_zeros(x), zeros).output(0)", "        return None"),
 }
 IGNORED = shutil.ignore_patterns(".git", ".tox", ".matrix", "out", "__pycache__", ".pytest_cache",
                                  ".hypothesis", ".ruff_cache")

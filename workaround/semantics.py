@@ -36,10 +36,10 @@ values as the delegate; ``docs/design.md``, "Semantics") and is stated as a reas
 **IEEE special values** (NaN, +-inf, -0.0) are a choice, ``special_values``: with ``"torch"`` the ops
 measured to treat them differently (``IEEE_DIFFERENCES``: NaN dropped by ``relu``, ``clamp``, ``maximum``,
 max/min reductions and ``max_pool``; ``x > nan`` true; ``exp(nan)`` inf; a NaN row of ``softmax`` 0; all
-``-inf`` reduced to -FLT_MAX; ``sign(nan)`` NaN; NaN taken for False by ``all``, ``any`` and the logical ops;
-...) are handed back too, or kept in OpenVINO through an exact rewrite (``workaround.exact_rewrites``). With
-``"openvino"``, the default, they stay: they are most of a vision or transformer model's ops, and on finite
-values OpenVINO is right.
+``-inf`` reduced to -FLT_MAX; ``sign(nan)`` NaN; ``log1p(-0.0)`` +0.0; NaN taken for False by ``all``, ``any``
+and the logical ops; ...) are handed back too, or kept in OpenVINO through an exact rewrite
+(``workaround.exact_rewrites``). With ``"openvino"``, the default, they stay: they are most of a vision or
+transformer model's ops, and on finite values OpenVINO is right.
 
 Rules that need the value ranges take a ``ValueRanges``; the others look at the node alone.
 """
@@ -93,6 +93,7 @@ IEEE_DIFFERENCES: dict[object, str] = {
                     "gives 0 (log: -inf) beside a NaN where PyTorch gives NaN"),
     aten.exp.default: "gives inf for NaN",
     aten.sign.default: "gives NaN for NaN (PyTorch: 0)",
+    aten.log1p.default: "gives +0.0 for -0.0 (computed as log(1 + x))",
     **dict.fromkeys([aten.all.default, aten.all.dim, aten.all.dims, aten.any.default, aten.any.dim, aten.any.dims,
                      aten.logical_not.default, aten.logical_and.default, aten.logical_or.default,
                      aten.logical_xor.default], "takes NaN for False (PyTorch: True)"),

@@ -20,11 +20,13 @@ from workaround.exact_rewrites import (
     max_pool_special_values,
     nan_propagating_extremes,
     sign_of_nan,
+    signed_zeros,
     softmax_of_nan,
 )
 from workaround.openvino_types import OpenvinoModel
 
-TORCH_SPECIAL_VALUES_PASSES = (nan_propagating_extremes, max_pool_special_values, sign_of_nan, softmax_of_nan)
+TORCH_SPECIAL_VALUES_PASSES = (nan_propagating_extremes, max_pool_special_values, sign_of_nan, softmax_of_nan,
+                               signed_zeros)
 # Passes every partition the workaround makes gets: they fix wrong results, whatever the special values.
 ALWAYS_PASSES = (constant_abs,)
 # ATen ops a pass makes exact on NaN and infinities: with special_values="torch" they stay in the delegate.
