@@ -27,6 +27,13 @@ And it reads where each OpenVINO blob is stored: in a segment after the flatbuff
 OpenVINO from 2026.4.0 on still reads constants from it, so the program crashes or
 computes on freed memory when it is loaded from a file (``delegate_blob_in_segment``).
 
+And it reads the compatibility stamp OpenVINO 2026.4 writes into each blob (``workaround.compatibility_stamp``):
+the CPU class and release it was compiled for, which alone import it. A blob stamped for another class than the
+target's (this host, or ``--target-cpu``) is a finding (``stamped_for_another_cpu``: ``load_method`` fails with
+0x1 there; ``openvino-pte-restamp`` fixes it), one compiled by another release too
+(``compiled_by_another_release``). A blob of this release stamped for another class is still checked whole: its
+model does not depend on the class, so it is imported here with this host's stamp.
+
 And it says the precision each delegate will run at, imported here as ExecuTorch 1.5.1's runtime imports
 it (with no properties: this CPU, this OpenVINO and this process's environment decide, e.g. bf16 on CPUs
 with AVX-512 BF16 or AMX); a delegate lowered asking for another precision (an ``INFERENCE_PRECISION_HINT``
@@ -65,7 +72,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from workaround import pte_reader
+from workaround import compatibility_stamp, pte_reader
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, read_mark
 from workaround.command_line import OneLineErrors, Report, guarded
 from workaround.computed_differently import exported_model_findings, semantics_findings
@@ -201,11 +208,24 @@ def openvino_release() -> str:
     return version("openvino")
 
 
-def open_blob(index: int, delegate: pte_reader.Delegate) -> CompiledModel:
+def importable_here(blob: bytes, here: str | None) -> bytes:
+    """``blob`` as this host's OpenVINO imports it: stamped for another class of this release, restamped with this
+    host's text ``here`` (its model does not depend on the class); otherwise as it is."""
+    stamp = compatibility_stamp.read(blob)
+    if here is None or stamp is None or stamp.text == here:
+        return blob
+    return compatibility_stamp.with_text(blob, here) if stamp.release == target_release(here) else blob
+
+
+def target_release(text: str) -> str:
+    return compatibility_stamp.Stamp(1, text, 0).release
+
+
+def open_blob(index: int, delegate: pte_reader.Delegate, here: str | None = None) -> CompiledModel:
     import openvino as ov
 
     try:
-        return ov.Core().import_model(delegate.blob, "CPU")
+        return ov.Core().import_model(importable_here(delegate.blob, here), "CPU")
     except UnicodeDecodeError as error:  # OpenVINO's message quotes the blob's corrupted bytes
         raise BlobNotOpened(f"OpenVINO {openvino_release()} cannot open delegate {index}'s compiled model (its "
                             "error message is not even text: the blob is corrupted): checked what the program's "
@@ -288,16 +308,68 @@ def empty_constant_segment(found: pte_reader.Constants) -> list[Finding]:
                     "partitioner, which drops the empty constants its delegates leave unused")]
 
 
+@dataclass(frozen=True)
+class Target:
+    """Where the program is to load: the stamp text its importer requires (None: a release that stamps nothing),
+    and how the fix names it (``--target-cpu CLASS``, or nothing for this host)."""
+    text: str | None
+    cpu_class: str | None = None  # None: this host
+
+    def describe(self) -> str:
+        return f"CPU class {self.cpu_class}" if self.cpu_class else "this host"
+
+
+def this_host() -> Target:
+    return Target(compatibility_stamp.this_process_text())
+
+
+def target_cpu(cpu_class: str | None) -> Target:
+    """The named class's importer (this host's release), or this host's for None."""
+    here = this_host()
+    if cpu_class is None or here.text is None:
+        return here
+    return Target(compatibility_stamp.text_for_class(cpu_class, compatibility_stamp.Stamp(1, here.text, 0)),
+                  cpu_class)
+
+
+def stamp_findings(index: int, delegate: pte_reader.Delegate, target: Target, program: str) -> list[Finding]:
+    """The blob does not load where the program is to: stamped for another class, or compiled by another
+    release."""
+    stamp = compatibility_stamp.read(delegate.blob)
+    if stamp is None or target.text is None or stamp.text == target.text:
+        return []
+    made = f"OpenVINO delegate {index} was compiled for {describe_stamp(stamp)}"
+    if stamp.release != target_release(target.text):
+        return [Finding(FindingKind.COMPILED_BY_ANOTHER_RELEASE, index, None,
+                        f"{made}; OpenVINO imports a blob only with the release that compiled it: on "
+                        f"{target.describe()} (OpenVINO {target_release(target.text)}) load_method fails with "
+                        f"error 0x1. Export it again with OpenVINO {target_release(target.text)}")]
+    option = f" --target-cpu {target.cpu_class}" if target.cpu_class else ""
+    return [Finding(FindingKind.STAMPED_FOR_ANOTHER_CPU, index, None,
+                    f"{made}; OpenVINO 2026.4 imports a blob only on the CPU class it was stamped for: on "
+                    f"{target.describe()} ({compatibility_stamp.Stamp(1, target.text, 0).isa}) load_method fails "
+                    f"with error 0x1. Fix: openvino-pte-restamp {program}{option}")]
+
+
+def describe_stamp(stamp: compatibility_stamp.Stamp) -> str:
+    return f"CPU class {stamp.cpu_class or 'unknown'} ({stamp.isa}), OpenVINO {stamp.release}"
+
+
 def check_delegates(delegates: list[pte_reader.Delegate], not_opened: list[str] | None = None,
-                    precisions: list[Precision] | None = None) -> list[Finding]:
-    """Every finding in the delegates. A blob this OpenVINO cannot open raises BlobNotOpened, unless
+                    precisions: list[Precision] | None = None, target: Target | None = None,
+                    program: str = "PROGRAM.pte") -> list[Finding]:
+    """Every finding in the delegates, where the program is to load on ``target`` (default: this host; a fix
+    names the file as ``program``). A blob this OpenVINO cannot open raises BlobNotOpened, unless
     ``not_opened`` (a list) is given: then the reason is appended there and the findings the program's
     metadata shows on its own are still returned. With ``precisions`` (a list), each opened delegate's
     Precision is appended there."""
     findings: list[Finding] = []
+    here = this_host()
+    target = target or here
     for index, delegate in enumerate(delegates):
+        findings += stamp_findings(index, delegate, target, program)
         try:
-            compiled = open_blob(index, delegate)
+            compiled = open_blob(index, delegate, here.text)
             try:
                 found = precision(index, delegate, compiled)
                 findings += compiled_model_findings(index, delegate, compiled) + precision_findings(found)
@@ -336,20 +408,38 @@ def missing_operators(operators: list[str], registered: Collection[str] | None) 
 
 
 def check_program(program: "ExecutorchProgramManager | bytes | bytearray | str | Path",
-                  runtime_operators: Collection[str] | None = None) -> list[Finding]:
+                  runtime_operators: Collection[str] | None = None, target_cpu: str | None = None
+                  ) -> list[Finding]:
     """Findings for an ExecutorchProgramManager (``.to_executorch()``), .pte bytes, or a .pte path; with
-    ``runtime_operators`` (what the deploying runtime registers), also each operator it lacks. Raises
+    ``runtime_operators`` (what the deploying runtime registers), also each operator it lacks; with
+    ``target_cpu`` (a class of ``compatibility_stamp.ISA_OF_CLASS``), loading there rather than here. Raises
     MalformedProgram for an inconsistent program, UnreadableFile for a path that is not a regular file."""
+    name = str(program) if isinstance(program, str | Path) else "PROGRAM.pte"
     if isinstance(program, str | Path):
         program = read_pte(Path(program))
     contents = pte_reader.read(bytes(program if isinstance(program, bytes | bytearray) else program.buffer))
-    return (check_delegates(openvino_delegates(contents)) + empty_constant_segment(contents.constants)
+    target = target_cpu_of(contents, target_cpu)
+    return (check_delegates(openvino_delegates(contents), target=target, program=name)
+            + empty_constant_segment(contents.constants)
             + missing_operators(contents.operators, runtime_operators))
+
+
+def target_cpu_of(contents: pte_reader.ProgramContents, cpu_class: str | None) -> Target | None:
+    """The target, asked of OpenVINO only where the program has an OpenVINO delegate."""
+    return target_cpu(cpu_class) if openvino_delegates(contents) else None
+
+
+def stamp_lines(pte: Path, delegates: list[pte_reader.Delegate]) -> list[str]:
+    """What each blob was compiled for: OpenVINO 2026.4 imports it only there."""
+    stamps = [compatibility_stamp.read(delegate.blob) for delegate in delegates]
+    return [f"{pte}: OpenVINO delegate {index} was compiled for "
+            + (describe_stamp(stamp) if stamp else "no CPU class (no stamp: OpenVINO 2026.3 or older)")
+            for index, stamp in enumerate(stamps)]
 
 
 def text_report(pte: Path, delegates: list[pte_reader.Delegate], findings: list[Finding], not_opened: list[str],
                 precisions: list[Precision]) -> list[str]:
-    lines = []
+    lines = stamp_lines(pte, delegates)
     for found in precisions:
         asked = f"asked for {found.asked} ({found.spec})" if found.asked else "asked for nothing"
         lines.append(f"{pte}: OpenVINO delegate {found.delegate} runs at {found.runs_at} here ({asked})")
@@ -363,7 +453,8 @@ def text_report(pte: Path, delegates: list[pte_reader.Delegate], findings: list[
     return [*lines, f"{pte}: {len(delegates)} OpenVINO delegate(s), {verdict}"]
 
 
-def report(pte: Path, as_json: bool, runtime_operators: Collection[str] | None = None) -> Report:
+def report(pte: Path, as_json: bool, runtime_operators: Collection[str] | None = None,
+           cpu_class: str | None = None) -> Report:
     """The check of one file, as the command line prints it. Everything is read and checked before a line
     is written: an inconsistent file is a verdict of its own (2), never judged on part of it."""
     not_opened: list[str] = []
@@ -371,7 +462,9 @@ def report(pte: Path, as_json: bool, runtime_operators: Collection[str] | None =
     try:
         contents = pte_reader.read(read_pte(pte))
         delegates = openvino_delegates(contents)
-        findings = (check_delegates(delegates, not_opened, precisions) + empty_constant_segment(contents.constants)
+        target = target_cpu_of(contents, cpu_class)
+        findings = (check_delegates(delegates, not_opened, precisions, target, str(pte))
+                    + empty_constant_segment(contents.constants)
                     + missing_operators(contents.operators, runtime_operators))
     except (UnreadableFile, MalformedProgram) as error:
         return Report(EXIT_UNREADABLE, [], [f"{pte}: not a readable .pte: {error}"])
@@ -379,8 +472,14 @@ def report(pte: Path, as_json: bool, runtime_operators: Collection[str] | None =
     if not as_json:
         return Report(code, text_report(pte, delegates, findings, not_opened, precisions), [])
     return Report(code, [json.dumps({"file": str(pte), "openvino_delegates": len(delegates),
+                                     "stamps": [stamp_record(delegate) for delegate in delegates],
                                      "findings": [asdict(f) for f in findings], "not_opened": not_opened,
                                      "precision": [asdict(p) for p in precisions]}, indent=1)], [])
+
+
+def stamp_record(delegate: pte_reader.Delegate) -> dict[str, str | None] | None:
+    stamp = compatibility_stamp.read(delegate.blob)
+    return stamp and {"cpu_class": stamp.cpu_class, "isa": stamp.isa, "release": stamp.release, "text": stamp.text}
 
 
 def runtime_operators(value: str) -> frozenset[str]:
@@ -417,8 +516,13 @@ def main(argv: list[str] | None = None) -> int:
                              "does not register (it would not load, 0x14): a file of its operator names, one a "
                              "line (aten::sort.values, ...: what its _get_operator_names() lists), or 'installed' "
                              "for the ExecuTorch installed here (imports torch)")
+    parser.add_argument("--target-cpu", choices=sorted(compatibility_stamp.ISA_OF_CLASS), metavar="CLASS",
+                        help="check for loading on this CPU class (one of "
+                             f"{', '.join(compatibility_stamp.ISA_OF_CLASS)}) rather than on this host: a blob "
+                             "stamped for another is a finding")
     args = parser.parse_args(argv)
-    return guarded(parser.prog, lambda: report(args.pte, args.json, args.runtime_operators), args.traceback)
+    return guarded(parser.prog, lambda: report(args.pte, args.json, args.runtime_operators, args.target_cpu),
+                   args.traceback)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,11 @@ MAGIC = b"RR_UPCVO"
 _FIXED = struct.Struct("<8sIQ")  # magic, version, text length
 # oneDNN's ISA names as the stamp spells them, by the class of kernels they run (repro/harness/cpu_classes.py).
 _CLASS_OF_ISA = (("bfloat16", "avx512_bf16"), ("AMX", "avx512_bf16"), ("AVX-512", "avx512"), ("AVX2", "avx2"))
+# The ISA name each class's importer writes, measured (2026.4.1): an AMD EPYC with AVX2 only; an AVX-512 BF16 host,
+# and the same host with oneDNN capped at AVX512_CORE_VNNI. (An AVX-512 CPU without VNNI, or one with AMX, writes
+# yet another name: a program for one is restamped on it, as this host.)
+ISA_OF_CLASS = {"avx2": "Intel AVX2", "avx512": "Intel AVX-512 with Intel DL Boost",
+                "avx512_bf16": "Intel AVX-512 with Intel DL Boost and bfloat16 support"}
 
 
 @dataclass(frozen=True)
@@ -54,10 +59,29 @@ def read(blob: bytes) -> Stamp | None:
 
 def with_text(blob: bytes, text: str) -> bytes:
     """``blob`` with its stamp's text replaced (the length field follows): the blob a process whose own text that
-    is would have exported, where the IR after the header does not depend on the exporting class (measured: at one
-    precision, byte for byte the same under AVX2, AVX-512 and AVX-512 BF16 kernels)."""
+    is would have exported, where the IR after the header does not depend on the exporting class (measured: the
+    same layers and attributes, names aside, exported under AVX2 and AVX-512 BF16 kernels, for each of the 134
+    programs of the catalogue, stock and workaround)."""
     stamp = read(blob)
     if stamp is None:
         raise ValueError("the blob has no compatibility header")
     encoded = text.encode()
     return _FIXED.pack(MAGIC, stamp.version, len(encoded)) + encoded + blob[stamp.size:]
+
+
+def text_for_class(cpu_class: str, stamp: Stamp) -> str:
+    """``stamp``'s text as an importer of ``cpu_class`` (a key of ``ISA_OF_CLASS``) builds it, the rest kept."""
+    fields = {**stamp.fields, "isa": ISA_OF_CLASS[cpu_class]}
+    return ";".join(f"{key}={value}" for key, value in fields.items())
+
+
+def this_process_text() -> str | None:
+    """The text this process's OpenVINO builds, and so requires of a blob it imports (None before 2026.4): read
+    from a one-op model it exports, since neither the Python nor the C API gives it."""
+    import openvino as ov
+    import openvino.opset8 as ops
+
+    x = ops.parameter([1], ov.Type.f32)
+    compiled = ov.Core().compile_model(ov.Model([ops.sin(x)], [x]), "CPU")
+    stamp = read(compiled.export_model().getvalue())
+    return stamp and stamp.text

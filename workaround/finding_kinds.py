@@ -14,6 +14,9 @@ class FindingKind(StrEnum):
     EMPTY_CONSTANT_SEGMENT = "empty_constant_segment"
     PRECISION_NOT_KEPT = "precision_not_kept"
     OPERATOR_MISSING = "operator_missing"
+    # OpenVINO 2026.4 imports a blob only where it was stamped (workaround.compatibility_stamp).
+    STAMPED_FOR_ANOTHER_CPU = "stamped_for_another_cpu"
+    COMPILED_BY_ANOTHER_RELEASE = "compiled_by_another_release"
     # What OpenVINO's CPU plugin computes differently from PyTorch (workaround.computed_differently).
     FLOAT64_COMPUTED_AS_FLOAT32 = "float64_computed_as_float32"
     INT64_COMPUTED_IN_32_BITS = "int64_computed_in_32_bits"

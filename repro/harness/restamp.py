@@ -1,4 +1,5 @@
-"""A program's OpenVINO blobs re-stamped for another CPU class, through ExecuTorch's own serializer.
+"""A program's OpenVINO blobs re-stamped for another CPU class, by the workaround's own rewriter
+(``workaround.pte_restamp``, what ``openvino-pte-restamp`` runs).
 
 OpenVINO 2026.4 imports a blob only where the importing process builds the same compatibility text as the one
 in its header (``workaround/compatibility_stamp.py``), and the IR after the header is the same whichever class
@@ -14,17 +15,11 @@ import sys
 from collections.abc import Mapping
 from functools import cache
 
-from workaround import compatibility_stamp
+from workaround import pte_restamp
 
-# A child that exports a one-op model and prints its blob's compatibility text (nothing before OpenVINO 2026.4).
-_STAMP_PROBE = """
-import json, openvino as ov, openvino.opset8 as ops
-from workaround import compatibility_stamp
-x = ops.parameter([1], ov.Type.f32)
-compiled = ov.Core().compile_model(ov.Model([ops.sin(x)], [x]), "CPU")
-stamp = compatibility_stamp.read(compiled.export_model().getvalue())
-print(json.dumps(stamp and stamp.text))
-"""
+# A child that prints the compatibility text it builds (None before OpenVINO 2026.4).
+_STAMP_PROBE = "import json; from workaround import compatibility_stamp; " \
+    "print(json.dumps(compatibility_stamp.this_process_text()))"
 
 
 @cache
@@ -42,14 +37,5 @@ def text_for(environment: Mapping[str, str]) -> str | None:
 
 
 def restamped(program: bytes, text: str) -> bytes:
-    """``program`` with every stamped delegate blob's text replaced, laid out as it was (inline or in segments)."""
-    from executorch.exir._serialize import _program
-
-    from workaround import pte_reader
-
-    in_segments = any(delegate.in_segment for delegate in pte_reader.delegates(program))
-    pte = _program.deserialize_pte_binary(program)
-    for data in pte.program.backend_delegate_data:
-        if compatibility_stamp.read(data.data) is not None:
-            data.data = compatibility_stamp.with_text(data.data, text)
-    return bytes(_program.serialize_pte_binary(pte, extract_delegate_segments=in_segments))
+    """``program`` with every stamped delegate blob's text replaced."""
+    return pte_restamp.restamp(program, lambda _: text)[0]

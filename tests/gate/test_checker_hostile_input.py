@@ -113,15 +113,18 @@ def test_what_is_not_a_regular_file_is_refused_at_once(tmp_path, make, says):
 
 
 @pytest.mark.parametrize(("position", "says"), [
-    (1359, ["cannot open delegate 0's compiled model"]),  # the blob's header: no OpenVINO imports it
+    # A byte of the blob's compatibility stamp: OpenVINO 2026.4 refuses it as stamped for another CPU (so does the
+    # runtime, 0x1), and the checker, importing the body with this host's stamp, says so; another release cannot
+    # open the blob at all.
+    (1359, ["imports a blob only on the CPU class it was stamped for", "cannot open delegate 0's compiled model"]),
     # A name in its IR: OpenVINO 2026.4.1 imports it (so does the runtime), its names are not text; another
     # release cannot open the blob at all.
     (1959, ["opens delegate 0's compiled model but its names are not text", "cannot open delegate 0's compiled"]),
 ])
 def test_a_corrupted_blob_is_never_a_traceback(tmp_path, position, says):
     """Flips that OpenVINO's import, or the imported model's names, failed on with UnicodeDecodeError (a
-    traceback, exit 1). The blob is reported as not opened, and the metadata's finding stands (the blob is in
-    a segment): affected."""
+    traceback, exit 1). The blob is reported as not opened, or as stamped for another CPU, and the metadata's
+    finding stands (the blob is in a segment): affected."""
     result = run_cli(*CHECK, written(tmp_path, "model.pte", flipped(STOCK, position).data), timeout=120)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr

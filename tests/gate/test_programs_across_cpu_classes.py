@@ -8,7 +8,9 @@ and workaround alike. The tracked programs come from two hosts: ``tests/data/*.p
   (the stale copy, the channels-last read, the freed blob; the workaround's equal to eager), from bytes and by
   path: the class reached by a cap behaves as the host that made the program;
 - every other class refuses it: the stamp, asserted present, so an OpenVINO that drops it turns this red
-  saying to retire the expectation.
+  saying to retire the expectation;
+- restamped for another class (``workaround.pte_restamp``, what ``openvino-pte-restamp`` runs), it gives there
+  what it gave as its own, from bytes and by path.
 """
 
 import json
@@ -20,7 +22,7 @@ import pytest
 from repro.harness.cpu_classes import reachable_classes
 from tests.helpers import PROJECT, skip_module_without_executorch_path
 from tests.outcomes import UPSTREAM_CHANGED
-from workaround import compatibility_stamp, pte_reader
+from workaround import compatibility_stamp, pte_reader, pte_restamp
 
 skip_module_without_executorch_path()
 from repro.harness import catalogue  # noqa: E402
@@ -83,5 +85,48 @@ def test_a_program_gives_as_its_own_class_what_the_release_table_expects(class_r
     run = class_runners(made_on, load).run(path, inputs)
     found = load_outcome(case, run, inputs, expected, [tensor_dim_order(tensor) for tensor in expected])
     want = stock_outcome(case, load, cpu_class=made_on)[0] if lowering == "stock" else "correct"
+    outcomes = {"crashed_or_wrong": {"crashed", "wrong"}}.get(want, {want})
+    assert found["outcome"] in outcomes, json.dumps(found, default=str)[:2000]
+
+
+@pytest.fixture(scope="module")
+def restamped_for(tmp_path_factory):
+    """(program, cpu_class) -> the program rewritten by ``workaround.pte_restamp`` for the class, once."""
+    folder, made = tmp_path_factory.mktemp("restamped"), {}
+
+    def restamped(program, cpu_class):
+        path = program[0]
+        if (path, cpu_class) not in made:
+            rewritten, changes = pte_restamp.restamp(
+                path.read_bytes(), lambda stamp: compatibility_stamp.text_for_class(cpu_class, stamp))
+            assert [change.new for change in changes] == [
+                compatibility_stamp.text_for_class(cpu_class, stamp_of(path))], changes
+            made[path, cpu_class] = folder / f"{path.parent.name}.{path.stem}.{cpu_class}.pte"
+            made[path, cpu_class].write_bytes(rewritten)
+        return made[path, cpu_class]
+
+    return restamped
+
+
+def other_class_programs():
+    for program in PROGRAMS:
+        for cpu_class in reachable_classes():
+            if cpu_class != stamp_of(program[0]).cpu_class:
+                yield pytest.param(program, cpu_class, id=f"{program_id(program)}-{cpu_class}")
+
+
+@pytest.mark.parametrize("load", GATE_LOADS)
+@pytest.mark.parametrize(("program", "cpu_class"), list(other_class_programs()))
+def test_a_restamped_program_gives_as_another_class_what_its_own_gave(class_runners, restamped_for, program,
+                                                                      cpu_class, load):
+    """What the tracked programs' own class gives, another class gives once ``openvino-pte-restamp``'s rewriter
+    has stamped them for it: the workaround's equal to eager, the stock ones their release table's bug."""
+    _, name, lowering = program
+    case = catalogue.CASES[name]
+    inputs = case.inputs()
+    expected = eager_outputs(case, inputs)
+    run = class_runners(cpu_class, load).run(restamped_for(program, cpu_class), inputs)
+    found = load_outcome(case, run, inputs, expected, [tensor_dim_order(tensor) for tensor in expected])
+    want = stock_outcome(case, load, cpu_class=cpu_class)[0] if lowering == "stock" else "correct"
     outcomes = {"crashed_or_wrong": {"crashed", "wrong"}}.get(want, {want})
     assert found["outcome"] in outcomes, json.dumps(found, default=str)[:2000]

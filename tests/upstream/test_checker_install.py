@@ -1,7 +1,7 @@
 """``pip install <this repo>`` gives a model owner the checker and nothing heavy: into a fresh virtual
 environment it brings openvino and flatbuffers, no torch and no executorch, and ``openvino-pte-check``
-reports the committed stock program there. (The same OpenVINO and numpy as this env are asked for, so the
-wheels come from pip's cache and the blob opens where it opens here.)"""
+reports the committed stock program there, beside ``openvino-pte-restamp``. (The same OpenVINO and numpy as
+this env are asked for, so the wheels come from pip's cache and the blob opens where it opens here.)"""
 
 import sys
 from importlib.metadata import version
@@ -38,3 +38,14 @@ def test_the_checker_command_reports_the_shipped_program(venv, tmp_path):
     assert result.returncode == 1, result.stdout + result.stderr[-2000:]
     assert result.stdout.splitlines()[-1].startswith(f"{SHIPPED}: 1 OpenVINO delegate(s), AFFECTED: ")
     assert "1 delegate blob in segment(s)" in result.stdout
+
+
+def test_the_restamp_command_is_installed_beside_the_checker_and_its_output_passes_it(venv, tmp_path):
+    """Restamped for this host from the AVX2 host's program, the checker finds nothing about its stamp there."""
+    foreign = PROJECT / "tests" / "data" / "avx2-host" / "upstream_clone_sin.workaround.pte"
+    output = tmp_path / "here.pte"
+    result = run_cli(venv / "bin" / "openvino-pte-restamp", foreign, "-o", output, cwd=tmp_path, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr[-2000:]
+    assert result.stdout.splitlines()[-1] == f"wrote {output}: it loads on this host (imported here)"
+    checked = run_cli(venv / "bin" / "openvino-pte-check", output, cwd=tmp_path, timeout=300)
+    assert checked.returncode == 0, checked.stdout + checked.stderr[-2000:]
