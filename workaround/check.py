@@ -479,7 +479,9 @@ def report(pte: Path, as_json: bool, runtime_operators: Collection[str] | None =
 
 def stamp_record(delegate: pte_reader.Delegate) -> dict[str, str | None] | None:
     stamp = compatibility_stamp.read(delegate.blob)
-    return stamp and {"cpu_class": stamp.cpu_class, "isa": stamp.isa, "release": stamp.release, "text": stamp.text}
+    if stamp is None:
+        return None
+    return {"cpu_class": stamp.cpu_class, "isa": stamp.isa, "release": stamp.release, "text": stamp.text}
 
 
 def runtime_operators(value: str) -> frozenset[str]:

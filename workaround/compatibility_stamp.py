@@ -84,4 +84,4 @@ def this_process_text() -> str | None:
     x = ops.parameter([1], ov.Type.f32)
     compiled = ov.Core().compile_model(ov.Model([ops.sin(x)], [x]), "CPU")
     stamp = read(compiled.export_model().getvalue())
-    return stamp and stamp.text
+    return stamp.text if stamp else None

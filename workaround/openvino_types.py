@@ -8,3 +8,5 @@ from typing import Any
 OpenvinoModel = Any  # an openvino.Model, before compilation
 CompiledModel = Any  # an openvino.CompiledModel (compiled here, or imported from a blob)
 OpenvinoNode = Any  # a node of either's graph
+OpenvinoOutput = Any  # one output of such a node, what another node's input reads
+OpenvinoInput = Any  # one input of such a node, reading an output

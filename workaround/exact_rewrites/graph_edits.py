@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from workaround.openvino_types import OpenvinoModel, OpenvinoNode
+from workaround.openvino_types import OpenvinoInput, OpenvinoModel, OpenvinoNode, OpenvinoOutput
 
 
 def float_nodes(model: OpenvinoModel, *types: str) -> Iterator[OpenvinoNode]:
@@ -14,7 +14,7 @@ def float_nodes(model: OpenvinoModel, *types: str) -> Iterator[OpenvinoNode]:
                  if node.get_type_name() in types and node.get_output_element_type(0).is_real()])
 
 
-def scalar_like(node_output: object, value: float) -> OpenvinoNode:
+def scalar_like(node_output: OpenvinoOutput, value: float) -> OpenvinoNode:
     """A constant ``value`` of the output's element type (broadcast by the ops that take it): made in float32 and
     converted, since OpenVINO refuses a float16 constant of NaN built directly (``in_t_range`` fails)."""
     import openvino.opset8 as ops
@@ -24,12 +24,12 @@ def scalar_like(node_output: object, value: float) -> OpenvinoNode:
         constant, node_output)
 
 
-def users_of(output: object) -> list[object]:
+def users_of(output: OpenvinoOutput) -> list[OpenvinoInput]:
     """The inputs reading ``output`` now: taken before a rewrite adds readers of its own."""
     return list(output.get_target_inputs())
 
 
-def redirect(users: list[object], new: object) -> None:
+def redirect(users: list[OpenvinoInput], new: OpenvinoOutput) -> None:
     """Make each of ``users`` (inputs, from ``users_of``) read output ``new`` instead."""
     for target in users:
         target.replace_source_output(new)

@@ -19,7 +19,7 @@
 import numpy as np
 
 from workaround.exact_rewrites.graph_edits import float_nodes, redirect, scalar_like, users_of
-from workaround.openvino_types import OpenvinoModel, OpenvinoNode
+from workaround.openvino_types import OpenvinoModel, OpenvinoNode, OpenvinoOutput
 
 # Every op here stays delegated with or without the pass: none is handed back for special values.
 MAKES_EXACT = ()
@@ -35,7 +35,7 @@ def rewrite(model: OpenvinoModel) -> None:
             redirect(users, exact)
 
 
-def as_pytorch(node: OpenvinoNode) -> object | None:
+def as_pytorch(node: OpenvinoNode) -> OpenvinoOutput | None:
     """The output giving ``node``'s zeros PyTorch's sign, or None where OpenVINO's already have it (an Add or
     Subtract of anything but a constant of +0.0)."""
     import openvino.opset8 as ops
@@ -57,7 +57,7 @@ def as_pytorch(node: OpenvinoNode) -> object | None:
     return None
 
 
-def positive_zeros(output: object) -> object:
+def positive_zeros(output: OpenvinoOutput) -> OpenvinoOutput:
     """``output`` with each zero made +0.0."""
     import openvino.opset8 as ops
 
@@ -65,11 +65,11 @@ def positive_zeros(output: object) -> object:
     return ops.select(ops.equal(output, zero), zero, output).output(0)
 
 
-def zero_constant(output: object, *, negative: bool) -> bool:
+def zero_constant(output: OpenvinoOutput, *, negative: bool) -> bool:
     """Whether ``output`` is a constant holding only +0.0 (an integer 0 converted is +0.0), or only -0.0 with
-    ``negative``, seen through the ops
-    that keep its values: the frontend converts each operand of an ``aten.add`` to their promoted type
-    (``ConvertLike``), and makes ``torch.zeros`` a ``Broadcast`` of a scalar."""
+    ``negative``, seen through the ops that keep its values: the frontend converts each operand of an
+    ``aten.add`` to their promoted type (``ConvertLike``), and makes ``torch.zeros`` a ``Broadcast`` of a
+    scalar."""
     node = output.get_node()
     while node.get_type_name() in VALUE_KEEPING:
         node = node.input_value(0).get_node()
