@@ -177,7 +177,8 @@ def run_patch_tests(python: str | Path, timeout: float) -> dict[str, Any] | None
 
 EXECUTORCH_RUNS = ("executorch", "executorch_by_path", "executorch_channels_last", "executorch_empty_constants",
                    "executorch_precision", "executorch_semantics", "executorch_stale_copies",
-                   "executorch_runtime_import", "pytorch_cia_materialization", "executorch_portable_kernels")
+                   "executorch_runtime_import", "pytorch_cia_materialization", "executorch_portable_kernels",
+                   "executorch_cpu_stamp")
 # With --executorch-source: {row field: (C++ series, the reproducer run with the backend rebuilt with it)}.
 PATCHED_RUNTIME_RUNS = {"executorch_by_path_patched": (patches.BLOB_LIFETIME, "executorch_frees_blob.py"),
                         "executorch_stale_copies_patched": (patches.OUTPUT_ORDER, "executorch_stale_copies.py"),
@@ -186,6 +187,7 @@ IMPORT_PROGRAM, OVERLOADS_PROGRAM = "openvino_import_lifetime.c", "openvino_impo
 CONSTANT_ABS, CONSTANT_ABS_PROGRAM = "openvino_constant_abs.py", "openvino_constant_abs.cpp"
 CPU_SEMANTICS = "openvino_cpu_semantics.py"
 IMPORT_PRECISION = "openvino_import_precision.py"  # run at the CPU's default: the gate's f32 cap taken away
+CPU_STAMP = "openvino_cpu_stamp.py"
 
 
 def executorch_runs(python: str | Path, timeout: float) -> dict[str, Any]:
@@ -203,7 +205,8 @@ def executorch_runs(python: str | Path, timeout: float) -> dict[str, Any]:
             "executorch_stale_copies": run_attachment(python, "executorch_stale_copies.py", timeout),
             "executorch_runtime_import": run_attachment(python, "executorch_runtime_import.py", timeout),
             "pytorch_cia_materialization": run_attachment(python, "pytorch_cia_materialization.py", timeout),
-            "executorch_portable_kernels": run_attachment(python, "executorch_portable_kernels.py", timeout)}
+            "executorch_portable_kernels": run_attachment(python, "executorch_portable_kernels.py", timeout),
+            "executorch_cpu_stamp": run_attachment(python, "executorch_cpu_stamp.py", timeout)}
 
 
 def other_executorch_runs(cache: Path, release: str, executorch: str, timeout: float) -> dict[str, Any]:
@@ -247,6 +250,7 @@ def matrix_row(requested: str, release: str, *, cache: Path, executorch_versions
     row["constant_abs_cpp"] = run_built(commands.cpp_build, python, CONSTANT_ABS_PROGRAM, timeout)
     row["cpu_semantics"] = run_attachment(python, CPU_SEMANTICS, timeout)
     row["import_precision"] = run_attachment(python, IMPORT_PRECISION, timeout, env=precision.without_cap())
+    row["cpu_stamp"] = run_attachment(python, CPU_STAMP, timeout)
     if executorch:
         progress(release, f"running the ExecuTorch path and reproducers (executorch {executorch})")
         row.update(executorch_runs(python, timeout))

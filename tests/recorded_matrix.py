@@ -77,14 +77,19 @@ EXECUTORCH_ROWS = {
                  "stale_copies": "loaded from bytes: copy == x: False; sin == sin(x): False; x intact: True\n"
                                  "BUG REPRODUCED",
                  "precision": "compile specs ask for INFERENCE_PRECISION_HINT=f32; max error against float64: "
-                              "0.097 (f32 leaves < 0.0001)\nBUG REPRODUCED: the delegate ran below f32"},
+                              "0.097 (f32 leaves < 0.0001)\nBUG REPRODUCED: the delegate ran below f32",
+                 "cpu_stamp": "exported here              loaded from bytes in a process capped at AVX2 : "
+                              "max |diff| 5.96e-08\nOK: the program loads on both classes"},
     "2026.4.1": {"by_path": "blob in segment, loaded from path : exit -11\nBUG REPRODUCED",
                  "channels_last": "channels-last frame: max |diff| to eager 2.07\nBUG REPRODUCED",
                  "semantics": "uint8 x + y: WRONG: eager [4], delegate [255]\nBUG REPRODUCED",
                  "stale_copies": "loaded from path : copy == x: False; sin == sin(x): False; x intact: True\n"
                                  "BUG REPRODUCED",
                  "precision": "compile specs ask for INFERENCE_PRECISION_HINT=f32; max error against float64: 0.1 "
-                              "(f32 leaves < 0.0001)\nBUG REPRODUCED: the delegate ran below f32"},
+                              "(f32 leaves < 0.0001)\nBUG REPRODUCED: the delegate ran below f32",
+                 "cpu_stamp": "exported here              loaded from bytes in a process capped at AVX2 : "
+                              "fails: Failed to load method forward, error: 0x:1\nBUG REPRODUCED: the program "
+                              "loads only on the CPU class that exported it"},
 }
 DIM_ORDER_RECORD = {"case": "conv_channels_last_input", "what": "Conv2d(3, 3, 1)(x), x channels-last",
                     "group": "dim order", "outcome": "wrong",
@@ -110,6 +115,8 @@ def executorch_matrix(patched_by_path=True):
                      "executorch_stale_copies_patched": {"exit_code": 0, "output": "OK: every run equals eager"}
                      if patched_by_path else None,
                      "executorch_precision": {"exit_code": 1, "output": runs["precision"]},
+                     "executorch_cpu_stamp": {"exit_code": 1 if "BUG" in runs["cpu_stamp"] else 0,
+                                              "output": runs["cpu_stamp"]},
                      "executorch_precision_patched": {"exit_code": 0, "output": "OK: the delegate ran at f32"}
                      if patched_by_path else None,
                      "executorch_environment": COLLECT_ENV, "executorch_patch_tests": PATCH_TESTS,

@@ -45,6 +45,9 @@ TOP_LEVEL_OPSETS_FROM = Version("2025.0.0")
 # The first wheel that ships libopenvino_c (the C API), measured over every release since 2023.0.0; the C++
 # headers and cmake/OpenVINOConfig.cmake arrive in the same wheel (2024.2.0 has none of them).
 C_API_IN_WHEEL_FROM = CPP_HEADERS_IN_WHEEL_FROM = Version("2024.3.0")
+# The first release whose CPU blobs carry the compatibility stamp and import only on the exporting CPU's class
+# (measured over every release on the index: attachments/openvino_cpu_stamp.py in the recorded matrix).
+STAMPED_FROM = Version("2026.4.0")
 # Before this release ov.convert_model has no rule for aten.alias_copy (measured on 2024.6.0, 2025.0.0).
 TORCH_ALIAS_COPY_CONVERTS_FROM = Version("2025.1.0")
 

@@ -45,6 +45,7 @@ class MatrixRow(TypedDict):
     constant_abs_cpp: CommandRun | None  # its C++ twin, built and run
     cpu_semantics: CommandRun | None  # attachments/openvino_cpu_semantics.py
     import_precision: CommandRun | None  # attachments/openvino_import_precision.py, at the CPU's default
+    cpu_stamp: CommandRun | None  # attachments/openvino_cpu_stamp.py
     # executorch_path.py --json, or None where the ExecuTorch stack was not installed
     executorch: dict[str, Any] | None
     executorch_by_path: CommandRun | None  # attachments/executorch_frees_blob.py
@@ -55,6 +56,7 @@ class MatrixRow(TypedDict):
     executorch_precision: CommandRun | None  # attachments/executorch_precision.py, at the CPU's default
     executorch_runtime_import: CommandRun | None  # attachments/executorch_runtime_import.py
     executorch_portable_kernels: CommandRun | None  # attachments/executorch_portable_kernels.py
+    executorch_cpu_stamp: CommandRun | None  # attachments/executorch_cpu_stamp.py
     pytorch_cia_materialization: CommandRun | None  # attachments/pytorch_cia_materialization.py
     # {executorch release: those ExecuTorch fields, or {"install_failed": why}} with --executorch-versions
     executorch_releases: dict[str, Any] | None
@@ -92,8 +94,9 @@ def empty_row(requested: str, release: str) -> MatrixRow:
                      executorch_releases=None, executorch_empty_constants=None, executorch_semantics=None,
                      executorch_stale_copies=None, executorch_stale_copies_patched=None, executorch_precision=None,
                      executorch_precision_patched=None, constant_abs=None, constant_abs_cpp=None,
-                     cpu_semantics=None, import_precision=None, executorch_runtime_import=None,
-                     pytorch_cia_materialization=None, executorch_portable_kernels=None)
+                     cpu_semantics=None, import_precision=None, cpu_stamp=None, executorch_runtime_import=None,
+                     pytorch_cia_materialization=None, executorch_portable_kernels=None,
+                     executorch_cpu_stamp=None)
 
 
 def recorded(row: MatrixRow, field: str) -> Any:

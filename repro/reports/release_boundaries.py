@@ -113,6 +113,8 @@ SIGNALS = {
     **{case: (semantics_case_wrong(case), "differs from PyTorch") for case in CPU_SEMANTICS_CASES},
     "import drops the precision": (lambda row: program_verdict(row.get("import_precision")),
                                    "compiled f32, exported, imported with nothing: not f32 (this CPU's default)"),
+    "blob tied to the exporting CPU": (lambda row: program_verdict(row.get("cpu_stamp")),
+                                       "a blob stamped for another CPU class is refused at import"),
 }
 
 

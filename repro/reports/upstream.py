@@ -6,6 +6,10 @@
   keeps reading the caller's buffer after it returns;
 - ``openvino-import-precision.md`` (``openvino_import_precision``): an exported compiled model does not keep
   its INFERENCE_PRECISION_HINT, and the C API's import cannot be given one (bf16 on bf16-capable CPUs);
+- ``openvino-cpu-stamp.md`` (``openvino_cpu_stamp``): since 2026.4.0 an exported blob imports only on the CPU
+  class that exported it, though its model does not depend on the class (ahead-of-time export across CPUs);
+- ``executorch-cpu-stamp.md`` (``executorch_cpu_stamp``): with OpenVINO 2026.4, every OpenVINO-delegated .pte
+  loads only on the CPU class that exported it (0x1 elsewhere, with no reason logged);
 - ``executorch-frees-blob.md`` (``executorch_frees_blob``): ExecuTorch's OpenVINO backend frees the blob
   right after that import, so programs loaded by path crash on OpenVINO 2026.4.x; with our one-line patch;
 - ``executorch-channels-last.md`` (``executorch_channels_last``): the backend hands boundary tensors to
@@ -41,6 +45,7 @@ and states evidence only from the rows it was given, naming the releases that we
 from pathlib import Path
 
 from repro.reports.executorch_channels_last import executorch_channels_last
+from repro.reports.executorch_cpu_stamp import executorch_cpu_stamp
 from repro.reports.executorch_empty_constants import executorch_empty_constants
 from repro.reports.executorch_frees_blob import executorch_frees_blob
 from repro.reports.executorch_portable_kernels import executorch_portable_kernels
@@ -51,6 +56,7 @@ from repro.reports.executorch_stale_copies import executorch_stale_copies
 from repro.reports.matrix_row import Matrix
 from repro.reports.openvino_constant_abs import openvino_constant_abs
 from repro.reports.openvino_cpu_semantics import openvino_cpu_semantics
+from repro.reports.openvino_cpu_stamp import openvino_cpu_stamp
 from repro.reports.openvino_import_lifetime import openvino_import_lifetime
 from repro.reports.openvino_import_precision import openvino_import_precision
 from repro.reports.openvino_special_values import openvino_special_values
@@ -60,7 +66,9 @@ from repro.reports.pytorch_cia_materialization import pytorch_cia_materializatio
 REPORTS = {"openvino-stale-copies.md": openvino_stale_copies,
            "openvino-import-lifetime.md": openvino_import_lifetime,
            "openvino-import-precision.md": openvino_import_precision,
+           "openvino-cpu-stamp.md": openvino_cpu_stamp,
            "executorch-frees-blob.md": executorch_frees_blob,
+           "executorch-cpu-stamp.md": executorch_cpu_stamp,
            "executorch-stale-copies.md": executorch_stale_copies,
            "executorch-channels-last.md": executorch_channels_last,
            "executorch-empty-constants.md": executorch_empty_constants,

@@ -18,6 +18,8 @@ PLAIN = {
     "plain_openvino.py": BISECT, "plain_openvino_c.py": BISECT, "plain_openvino_cpp.py": BISECT,
     "matrix.py": "exit status: 0 the table was written, 2 usage error (checked before anything is installed "
                  "or written)",
+    "attachments/openvino_cpu_stamp.py": "Exit status (git bisect run): 0 a blob stamped for another CPU imports "
+                                         "(or the release stamps nothing), 1 it is refused, 2 usage error.",
 }
 NEED_TORCH = {
     "executorch_path.py": f"{BISECT} (with the workaround or a candidate: 1 means some case is not equal to "
@@ -49,6 +51,9 @@ NEED_TORCH = {
     "attachments/executorch_portable_kernels.py": "Exit status (git bisect run): 0 every op ran as PyTorch, 1 an "
                                                   "op is missing or differs, 2 usage error, 125 could not test "
                                                   "(nothing exported).",
+    "attachments/executorch_cpu_stamp.py": "Exit status (git bisect run): 0 the program loads in both classes, "
+                                           "1 it does not load in the other class, 2 usage error, 125 could not "
+                                           "test.",
     "model_tier.py": "exit status: 0 every workaround run equals eager, 1 some workaround run does not, 2 usage "
                      "error, 125 could not test (transformers or the ExecuTorch stack is missing)",
 }
@@ -92,6 +97,14 @@ def test_the_checker_states_its_exit_codes_in_help():
     assert ("exit status: 0 clean (or no OpenVINO delegate), 1 affected, 2 not a readable .pte (or nothing could "
             "be checked: this OpenVINO cannot open its blobs) or a usage error, 3 the checker failed (not a "
             "verdict), 130 interrupted, 141 its output's reader went away") in " ".join(result.stdout.split())
+
+
+def test_the_restamp_command_states_its_exit_codes_in_help():
+    result = run_cli("python", "-m", "workaround.restamp_command", "--help", timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert ("exit status: 0 written (or nothing to rewrite: no blob is stamped), 1 refused (a stamp it cannot "
+            "vouch for; nothing written), 2 usage error or not a program (nothing written), 3 the command itself "
+            "failed") in " ".join(result.stdout.split())
 
 
 TOX = shutil.which("tox")

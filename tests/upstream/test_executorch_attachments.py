@@ -9,7 +9,12 @@ import pytest
 from repro.harness import precision
 from repro.reports import markdown as report_markdown
 from tests.helpers import ATTACHMENTS, cpu_default_is_bf16, run_cli, skip_module_without_executorch_path
-from tests.release_behaviour import ABS_OF_CONSTANTS_DROPPED_FROM, installed_openvino, stock_use_after_free
+from tests.release_behaviour import (
+    ABS_OF_CONSTANTS_DROPPED_FROM,
+    STAMPED_FROM,
+    installed_openvino,
+    stock_use_after_free,
+)
 
 skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch
@@ -122,3 +127,20 @@ def test_portable_kernels_reproducer_shows_each_missing_kernel_and_each_kernel_c
     assert result.stdout.strip() in report
     assert re.findall(r"^## (.*)", report, re.M) == ["🐛 Describe the bug", "To reproduce", "Versions",
                                                      "Related threads (searched 2026-12-04)"]
+
+
+def test_minimal_cpu_stamp_reproducer_loads_only_as_the_class_that_exported_it():
+    """repro/attachments/executorch_cpu_stamp.py, the reproducer in the ExecuTorch stamp report: from OpenVINO
+    2026.4.0 the program exported here fails to load in a process one CPU class lower (0x1), from bytes and by
+    path, while the one exported there loads; before, both load everywhere."""
+    result = run_cli("python", ATTACHMENTS / "executorch_cpu_stamp.py")
+    lines = result.stdout.splitlines()
+    rows = [line for line in lines if " loaded from " in line]
+    assert len(rows) == 6, result.stdout + result.stderr[-2000:]
+    refused = [row for row in rows if "error: 0x:1" in row]
+    if installed_openvino() >= STAMPED_FROM:
+        assert result.returncode == 1, result.stdout
+        assert [row.split(" in a process ")[0].split()[-1] for row in refused] == ["bytes", "path"]
+        assert all(row.startswith("exported here") and "capped at" in row for row in refused)
+    else:
+        assert (result.returncode, refused) == (0, []), result.stdout

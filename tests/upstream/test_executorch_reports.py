@@ -11,6 +11,7 @@ import pytest
 from repro.harness import executorch_patches
 from repro.reports import (
     executorch_channels_last,
+    executorch_cpu_stamp,
     executorch_empty_constants,
     executorch_frees_blob,
     executorch_issue,
@@ -38,7 +39,8 @@ def test_executorch_reports_name_the_releases_measured():
 
 EXECUTORCH_REPORTS = [executorch_frees_blob.executorch_frees_blob,
                       executorch_channels_last.executorch_channels_last, executorch_semantics.executorch_semantics,
-                      executorch_stale_copies.executorch_stale_copies, executorch_precision.executorch_precision]
+                      executorch_stale_copies.executorch_stale_copies, executorch_precision.executorch_precision,
+                      executorch_cpu_stamp.executorch_cpu_stamp]
 # Each report's reproducer and the field of the rows (and of EXECUTORCH_ROWS) its runs are in.
 REPRODUCERS = {executorch_frees_blob.executorch_frees_blob:
                    (executorch_frees_blob.EXECUTORCH_REPRODUCER, "by_path"),
@@ -47,7 +49,8 @@ REPRODUCERS = {executorch_frees_blob.executorch_frees_blob:
                executorch_semantics.executorch_semantics: (executorch_semantics.REPRODUCER, "semantics"),
                executorch_stale_copies.executorch_stale_copies: (executorch_stale_copies.REPRODUCER,
                                                                  "stale_copies"),
-               executorch_precision.executorch_precision: (executorch_precision.REPRODUCER, "precision")}
+               executorch_precision.executorch_precision: (executorch_precision.REPRODUCER, "precision"),
+               executorch_cpu_stamp.executorch_cpu_stamp: (executorch_cpu_stamp.REPRODUCER, "cpu_stamp")}
 
 
 @pytest.mark.parametrize("render", EXECUTORCH_REPORTS)

@@ -1,4 +1,4 @@
-"""Every command the two OpenVINO reports print, run exactly as printed, on the oldest and newest release
+"""Every command the OpenVINO reports print, run exactly as printed, on the oldest and newest release
 each claims: the install lines in fresh venvs, the Python snippet, the C++ build line (2024.3.0 and 2025.4.1
 need ABI 0, 2026 ABI 1), the C program's build line, and the ``nm`` line; each output held to what the report
 says about that release.
@@ -19,6 +19,7 @@ import pytest
 
 from repro import attachment_commands as commands
 from repro.reports import matrix_report
+from repro.reports import openvino_cpu_stamp as stamp_report
 from repro.reports import openvino_import_lifetime as import_report
 from repro.reports import openvino_stale_copies as stale_report
 from tests.helpers import PROJECT, table_line
@@ -132,3 +133,33 @@ def test_overloads_program_builds_as_printed_and_matches_its_row(release):
     found = import_report.overload_results({"import_overloads": result})
     recorded = next(row for row in RECORDED["rows"] if row["release"] == release)
     assert found == import_report.overload_results(recorded)
+
+
+CPU_STAMP = stamp_report.openvino_cpu_stamp(MATRIX)
+
+
+def test_the_stamp_report_is_built_from_the_rows_and_names_the_first_stamped_release():
+    """openvino-cpu-stamp.md from the recorded releases: the first release whose blob is refused on another CPU
+    class (found between the newest unstamped one and the oldest stamped one), the reproducer, its output."""
+    assert CPU_STAMP.startswith("# [Bug]: since 2026.4.0 an exported CPU blob imports only on the CPU class")
+    assert "blob tied to the exporting CPU: no 2023.0.0 to 2026.3.1; **yes** 2026.4.0 to 2026.4.1" in CPU_STAMP
+    assert stamp_report.REPRODUCER.read_text().rstrip() in CPU_STAMP
+    newest = next(row for row in RECORDED["rows"] if row["release"] == NEWEST)
+    assert newest["cpu_stamp"]["stdout"].strip() in CPU_STAMP
+    assert "PR #36969" in CPU_STAMP
+    assert "PR #37583" in CPU_STAMP
+
+
+def test_the_stamp_reports_commands_run_as_printed_and_reproduce(tmp_path):
+    """The install line in a fresh venv, then ``python openvino_cpu_stamp.py`` as printed: the bug, and the
+    pasted output's verdict (the ISA names in the rest are this host's)."""
+    (tmp_path / stamp_report.REPRODUCER.name).write_text(
+        blocks(CPU_STAMP.split("## Step-by-step reproduction")[1], "python")[0] + "\n")
+    assert block_after(CPU_STAMP, "## Step-by-step reproduction", "sh") == printed_install_line(NEWEST)
+    python = printed_venv(NEWEST)
+    result = subprocess.run(["bash", "-c", f"python {stamp_report.REPRODUCER.name}"], cwd=tmp_path,
+                            capture_output=True, text=True, check=False,
+                            env={**os.environ, "PATH": f"{python.parent}{os.pathsep}{os.environ['PATH']}"})
+    assert result.returncode == 1, result.stdout + result.stderr[-2000:]
+    pasted_output = pasted(CPU_STAMP, f"On {NEWEST}:")
+    assert result.stdout.strip().splitlines()[-1] == pasted_output.splitlines()[-1]
