@@ -187,7 +187,7 @@ IMPORT_PROGRAM, OVERLOADS_PROGRAM = "openvino_import_lifetime.c", "openvino_impo
 CONSTANT_ABS, CONSTANT_ABS_PROGRAM = "openvino_constant_abs.py", "openvino_constant_abs.cpp"
 CPU_SEMANTICS = "openvino_cpu_semantics.py"
 IMPORT_PRECISION = "openvino_import_precision.py"  # run at the CPU's default: the gate's f32 cap taken away
-CPU_STAMP = "openvino_cpu_stamp.py"
+CPU_STAMP, CPU_STAMP_PROGRAM = "openvino_cpu_stamp.py", "openvino_cpu_stamp.c"
 
 
 def executorch_runs(python: str | Path, timeout: float) -> dict[str, Any]:
@@ -251,6 +251,7 @@ def matrix_row(requested: str, release: str, *, cache: Path, executorch_versions
     row["cpu_semantics"] = run_attachment(python, CPU_SEMANTICS, timeout)
     row["import_precision"] = run_attachment(python, IMPORT_PRECISION, timeout, env=precision.without_cap())
     row["cpu_stamp"] = run_attachment(python, CPU_STAMP, timeout)
+    row["cpu_stamp_c"] = run_built(commands.c_build, python, CPU_STAMP_PROGRAM, timeout)
     if executorch:
         progress(release, f"running the ExecuTorch path and reproducers (executorch {executorch})")
         row.update(executorch_runs(python, timeout))

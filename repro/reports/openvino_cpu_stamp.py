@@ -11,9 +11,9 @@ from repro.reports.matrix_report import by_release
 from repro.reports.matrix_row import Matrix, MatrixRow, own_output, recorded
 from repro.reports.openvino_issue import CHECKLIST, template_fields
 
-REPRODUCER = md.attachment("openvino_cpu_stamp.py")
-SIGNAL = "blob tied to the exporting CPU"
-FIELD = "cpu_stamp"
+REPRODUCER, C_REPRODUCER = md.attachment("openvino_cpu_stamp.py"), md.attachment("openvino_cpu_stamp.c")
+SIGNAL, C_SIGNAL = "blob tied to the exporting CPU", "blob tied to the exporting CPU (C API)"
+FIELD, C_FIELD = "cpu_stamp", "cpu_stamp_c"
 
 
 def newest_measured(rows: list[MatrixRow]) -> MatrixRow | None:
@@ -35,10 +35,15 @@ def openvino_cpu_stamp(matrix: Matrix) -> str:
         "openvino_cpu_stamp",
         release=newest["release"],
         first_bad=boundaries.first_release_with(rows, SIGNAL) or "not measured",
-        releases=boundaries.describe(rows, SIGNAL, available),
+        releases="\n\n".join(boundaries.describe(rows, signal, available) for signal in (SIGNAL, C_SIGNAL)),
         environment=fields.strip(),
         install=md.code_block(commands.install_line(newest["release"]), "sh"),
         reproducer=REPRODUCER.name,
         reproducer_source=md.details(REPRODUCER.name, md.code_block(REPRODUCER.read_text())),
         output=md.code_block(own_output(recorded(newest, FIELD)), "text"),
+        c_reproducer=md.details(f"{C_REPRODUCER.name} and its build lines",
+                                md.code_block(C_REPRODUCER.read_text(), "c") + "\n\n"
+                                + md.code_block(commands.c_build(C_REPRODUCER.name), "sh")),
+        c_output=md.details(f"Its output on {newest['release']}",
+                            md.code_block(own_output(recorded(newest, C_FIELD)), "text")),
         checklist=md.collapsed("Checked", CHECKLIST))

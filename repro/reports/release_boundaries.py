@@ -115,6 +115,8 @@ SIGNALS = {
                                    "compiled f32, exported, imported with nothing: not f32 (this CPU's default)"),
     "blob tied to the exporting CPU": (lambda row: program_verdict(row.get("cpu_stamp")),
                                        "a blob stamped for another CPU class is refused at import"),
+    "blob tied to the exporting CPU (C API)": (lambda row: program_verdict(row.get("cpu_stamp_c")),
+                                               "the same through ov_core_import_model, from the C twin"),
 }
 
 

@@ -163,3 +163,14 @@ def test_the_stamp_reports_commands_run_as_printed_and_reproduce(tmp_path):
     assert result.returncode == 1, result.stdout + result.stderr[-2000:]
     pasted_output = pasted(CPU_STAMP, f"On {NEWEST}:")
     assert result.stdout.strip().splitlines()[-1] == pasted_output.splitlines()[-1]
+
+
+@pytest.mark.parametrize(("release", "exit_code"), [("2026.3.1", 0), (NEWEST, 1)])
+def test_the_stamp_reports_c_program_builds_as_printed_and_gives_the_recorded_verdict(release, exit_code):
+    """The C twin, through ``ov_core_import_model`` as ExecuTorch imports: no header before 2026.4.0, refused on
+    another class's header from it; the pasted output is the newest release's."""
+    build = block_after(CPU_STAMP, f"{stamp_report.C_REPRODUCER.name} and its build lines", "sh")
+    result = run_printed(build, release, [stamp_report.C_REPRODUCER.name])
+    assert result["exit_code"] == exit_code, result["output"][-2000:]
+    if release == NEWEST:
+        assert result["output"].splitlines()[-1] == pasted(CPU_STAMP, f"Its output on {NEWEST}").splitlines()[-1]
