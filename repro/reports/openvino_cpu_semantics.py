@@ -15,16 +15,10 @@ from collections.abc import Sequence
 from repro import attachment_commands as commands
 from repro.reports import markdown as md
 from repro.reports import release_boundaries as boundaries
-from repro.reports.matrix_report import by_release
 from repro.reports.matrix_row import Matrix, MatrixRow, recorded
 from repro.reports.openvino_issue import CHECKLIST, template_fields
 
 REPRODUCER = md.attachment("openvino_cpu_semantics.py")
-
-
-def newest_measured(rows: list[MatrixRow]) -> MatrixRow | None:
-    ran = [row for row in by_release(rows) if boundaries.program_verdict(row.get("cpu_semantics")) is not None]
-    return ran[-1] if ran else None
 
 
 def summary_table(rows: list[MatrixRow], newest: MatrixRow, available: Sequence[str]) -> str:
@@ -40,7 +34,7 @@ def summary_table(rows: list[MatrixRow], newest: MatrixRow, available: Sequence[
 
 def openvino_cpu_semantics(matrix: Matrix) -> str:
     rows, available = matrix["rows"], matrix.get("available", ())
-    newest = newest_measured(rows)
+    newest = boundaries.newest_with_verdict(rows, "cpu_semantics")
     if newest is None:
         return md.issue("openvino_cpu_semantics.py did not run on any release", [
             ("Releases", md.bullets(boundaries.describe(rows, case, available)

@@ -7,8 +7,7 @@ across CPUs. Built from the matrix's rows (``attachments/openvino_cpu_stamp.py``
 from repro import attachment_commands as commands
 from repro.reports import markdown as md
 from repro.reports import release_boundaries as boundaries
-from repro.reports.matrix_report import by_release
-from repro.reports.matrix_row import Matrix, MatrixRow, own_output, recorded
+from repro.reports.matrix_row import Matrix, own_output, recorded
 from repro.reports.openvino_issue import CHECKLIST, template_fields
 
 REPRODUCER, C_REPRODUCER = md.attachment("openvino_cpu_stamp.py"), md.attachment("openvino_cpu_stamp.c")
@@ -16,14 +15,9 @@ SIGNAL, C_SIGNAL = "blob tied to the exporting CPU", "blob tied to the exporting
 FIELD, C_FIELD = "cpu_stamp", "cpu_stamp_c"
 
 
-def newest_measured(rows: list[MatrixRow]) -> MatrixRow | None:
-    measured = [row for row in by_release(rows) if boundaries.program_verdict(row.get("cpu_stamp")) is not None]
-    return measured[-1] if measured else None
-
-
 def openvino_cpu_stamp(matrix: Matrix) -> str:
     rows, available = matrix["rows"], matrix.get("available", ())
-    newest = newest_measured(rows)
+    newest = boundaries.newest_with_verdict(rows, "cpu_stamp")
     if newest is None:
         return md.issue(f"{REPRODUCER.name} did not run on any release",
                         [("Releases", boundaries.describe(rows, SIGNAL, available))])

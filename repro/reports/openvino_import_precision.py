@@ -7,8 +7,7 @@ C API caller (ExecuTorch's OpenVINO backend among them) runs f32 models in bf16.
 from repro import attachment_commands as commands
 from repro.reports import markdown as md
 from repro.reports import release_boundaries as boundaries
-from repro.reports.matrix_report import by_release
-from repro.reports.matrix_row import Matrix, MatrixRow, own_output, recorded
+from repro.reports.matrix_row import Matrix, own_output, recorded
 from repro.reports.openvino_issue import CHECKLIST, template_fields
 
 REPRODUCER = md.attachment("openvino_import_precision.py")
@@ -25,15 +24,9 @@ and checked at f32 on one machine runs bf16 on another, and a C API caller can o
 `ov_core_set_property` on the core before importing, which the documentation does not connect to imports."""
 
 
-def newest_measured(rows: list[MatrixRow]) -> MatrixRow | None:
-    measured = [row for row in by_release(rows) if boundaries.program_verdict(row.get("import_precision"))
-                is not None]
-    return measured[-1] if measured else None
-
-
 def openvino_import_precision(matrix: Matrix) -> str:
     rows, available = matrix["rows"], matrix.get("available", ())
-    newest = newest_measured(rows)
+    newest = boundaries.newest_with_verdict(rows, "import_precision")
     if newest is None:
         return md.issue(f"{REPRODUCER.name} did not run on any release",
                         [("Releases", boundaries.describe(rows, SIGNAL, available))])

@@ -15,7 +15,7 @@ Pure functions over rows (no installs), tested on recorded rows.
 
 from collections.abc import Callable, Sequence
 from itertools import pairwise
-from typing import Any
+from typing import Any, cast
 
 from packaging.version import Version
 
@@ -68,6 +68,12 @@ def program_verdict(report: CommandRun | None) -> bool | None:
     be built or run."""
     exit_code = (report or {}).get("exit_code")
     return None if exit_code is None else {0: False, 1: True}.get(exit_code)
+
+
+def newest_with_verdict(rows: list[MatrixRow], field: str) -> MatrixRow | None:
+    """The newest release's row whose attachment run ``field`` came to a verdict (exit 0 or 1), or None."""
+    ran = [row for row in rows if program_verdict(cast(CommandRun | None, row.get(field))) is not None]
+    return max(ran, key=lambda row: Version(row["release"])) if ran else None
 
 
 # The cases of attachments/openvino_cpu_semantics.py, as it names them in its output (tests hold the two equal).
