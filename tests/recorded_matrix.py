@@ -99,7 +99,9 @@ PATCH_TESTS = {"copy-exclusion": {"with": {"test_copy_of_input_as_output": "pass
                                   "without": {"test_copy_of_input_as_output": "failed"}},
                "channels-last": {"with": {"test_channels_last_input": "passed"},
                                  "without": {"test_channels_last_input": "failed"}},
-               "semantics": {"with": {"test_int64_square": "passed"}, "without": {"test_int64_square": "failed"}}}
+               "semantics": {"with": {"test_int64_square": "passed"}, "without": {"test_int64_square": "failed"}},
+               "import-reason": {"with": {"test_a_model_that_does_not_import_logs_openvinos_reason": "passed"},
+                                 "without": {"test_a_model_that_does_not_import_logs_openvinos_reason": "failed"}}}
 
 
 def executorch_matrix(patched_by_path=True):

@@ -30,8 +30,10 @@ COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS, BLOB_LIFETIME = "copy-exclusion", "cha
     "blob-lifetime"
 OUTPUT_ORDER = "output-order"  # execute() sets each output before the inputs: shipped programs' copies right
 PRECISION = "precision"  # the OpenVINO properties among the compile specs, at compile and at import
+IMPORT_REASON = "import-reason"  # a model that does not import logs OpenVINO's reason (a foreign CPU's blob)
 PYTHON_SERIES = (COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS)
-RUNTIME_SERIES = (BLOB_LIFETIME, OUTPUT_ORDER, PRECISION)  # change the C++ runtime, in the order they apply
+# Change the C++ runtime, in the order they apply.
+RUNTIME_SERIES = (BLOB_LIFETIME, OUTPUT_ORDER, PRECISION, IMPORT_REASON)
 OP_TESTS = "backends/openvino/tests/*"  # what a series adds to or changes in ExecuTorch's own op tests
 RUNTIME = Path("backends/openvino/runtime")
 BACKEND_LIBRARY = "libexecutorch_backend_openvino.so"

@@ -30,7 +30,7 @@ NEW_OP_TESTS = {patches.COPY_EXCLUSION: "test_copy.py", patches.CHANNELS_LAST: "
                 patches.SEMANTICS: "test_semantics.py"}
 # What each C++ series adds: run against the runtime backend rebuilt with and without the C++ series.
 RUNTIME_OP_TESTS = {patches.BLOB_LIFETIME: "test_load_by_path.py", patches.OUTPUT_ORDER: "test_execute.py",
-                    patches.PRECISION: "test_precision.py"}
+                    patches.PRECISION: "test_precision.py", patches.IMPORT_REASON: "test_import_error.py"}
 CRASHED = "crashed"  # the child pytest died (a signal) before writing outcomes
 
 

@@ -100,7 +100,8 @@ def report_markdown_block(report, heading):
     (executorch_channels_last.executorch_channels_last,
      executorch_patches.patch_files(executorch_patches.CHANNELS_LAST)),
     (executorch_semantics.executorch_semantics, executorch_patches.patch_files(executorch_patches.SEMANTICS)),
-    (executorch_precision.executorch_precision, executorch_patches.patch_files(executorch_patches.PRECISION))])
+    (executorch_precision.executorch_precision, executorch_patches.patch_files(executorch_patches.PRECISION)),
+    (executorch_cpu_stamp.executorch_cpu_stamp, executorch_patches.patch_files(executorch_patches.IMPORT_REASON))])
 def test_executorch_report_carries_its_tracked_patches_inline(render, patches):
     fix = report_markdown_block(render(executorch_matrix()), "## Proposed fix")
     for patch in patches:
