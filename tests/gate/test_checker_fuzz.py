@@ -15,6 +15,17 @@ strategies = pytest.importorskip("hypothesis.strategies")
 skip_module_without_executorch_path()
 
 
+def foreign_programs():
+    """The tracked programs stamped for another CPU class than this process's."""
+    from repro.harness.cpu_classes import process_class
+    from workaround import compatibility_stamp, pte_reader
+
+    tracked = [*SAMPLES, *sorted((SAMPLES[0].parent / "avx2-host").glob("*.pte"))]
+    return [path for path in tracked if any(
+        (stamp := compatibility_stamp.read(delegate.blob)) is not None and stamp.cpu_class != process_class()
+        for delegate in pte_reader.delegates(path.read_bytes()))]
+
+
 @pytest.fixture(scope="module")
 def runtime():
     with ProgramRunner("path", timeout=60) as runner:
@@ -37,9 +48,10 @@ def folder(tmp_path_factory):
 @hypothesis.given(data=strategies.data())
 def test_a_file_the_runtime_refuses_is_never_clean_and_the_checker_never_fails(runtime, checker, folder,
                                                                                  samples_made_here, data):
-    """On the samples lowered here: the tracked ones' blobs open only on the CPU class that made them, and on any
-    other the runtime refuses every mutant alike, which would leave nothing to compare."""
-    sample = data.draw(strategies.sampled_from(samples_made_here), label="sample")
+    """On the samples lowered here, and on the tracked programs another CPU class made (the AVX2 host's, the
+    AVX-512 BF16 host's): the runtime refuses each of those mutants for its stamp, and the checker must say so,
+    not clean."""
+    sample = data.draw(strategies.sampled_from([*samples_made_here, *foreign_programs()]), label="sample")
     number = data.draw(strategies.integers(0, mutant_count(sample) - 1), label="mutant")
     disagreements, _ = differ([mutant(sample, number)], runtime, checker, folder)
     assert disagreements == []
