@@ -12,7 +12,9 @@ the flatbuffer, so they load safely by path (``workaround.inline_blobs``). Add
 ``CompileSpec(PRECISION_KEY, b"f32")`` to pin OpenVINO's inference precision.
 
 Or, without editing the script: ``with copy_safe_openvino(): ...`` / ``install()``.
-Check the result with ``check_program(...)`` or ``python -m workaround.check model.pte``.
+Check the result with ``check_program(...)`` or ``python -m workaround.check model.pte``. With OpenVINO 2026.4 a
+program loads only on the CPU class that exported it: ``openvino-pte-restamp model.pte`` on the deploying host
+(``python -m workaround.restamp_command``) rewrites its blobs' stamps for that host.
 """
 
 import importlib
