@@ -160,17 +160,18 @@ def class_runners():
 
 @pytest.fixture(scope="session")
 def as_class(class_runners):
-    """as_class(case, lowering, record, cpu_class) -> the record ``cpu_class`` gives for the same program:
-    re-stamped for it and run from bytes in a child computing as it, at f32 (``repro.harness.case_runs.run_as``).
-    The lowering is shared: what a class exports differs only in the stamp."""
+    """as_class(case, lowering, record, cpu_class, load="bytes") -> the record ``cpu_class`` gives for the same
+    program: re-stamped for it and run (from bytes, or by path) in a child computing as it, at f32
+    (``repro.harness.case_runs.run_as``). The lowering is shared: what a class exports differs only in the
+    stamp."""
     from repro.harness.case_runs import run_as
     from repro.harness.lowerings import as_lowering
     from repro.harness.precision import f32_environment
     from repro.harness.restamp import text_for
 
-    def run(case, lowering, record, cpu_class):
+    def run(case, lowering, record, cpu_class, load="bytes"):
         return run_as(case, as_lowering(lowering), record, cpu_class=cpu_class,
-                      runner=class_runners(cpu_class, "bytes"), text=text_for(f32_environment(cpu_class)))
+                      runner=class_runners(cpu_class, load), text=text_for(f32_environment(cpu_class)))
 
     return run
 

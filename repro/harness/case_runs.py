@@ -142,8 +142,9 @@ def run_as(case: Case, lowering: Lowering, record: CaseRecord, *, cpu_class: str
     """The record another CPU class gives for the same lowering: ``record``'s program, its OpenVINO blobs
     re-stamped with the compatibility ``text`` that class's importer builds (``repro.harness.restamp``; None for a
     release that stamps nothing), run by
-    ``runner`` (a process computing as ``cpu_class``) from bytes and held to eager as ``run_case`` holds it. A
-    lowering that failed or was refused is the same on every class: its record comes back as it is."""
+    ``runner`` (a process computing as ``cpu_class``, loading as it loads: from bytes or by path) and held to eager
+    as ``run_case`` holds it. A lowering that failed or was refused is the same on every class: its record comes
+    back as it is."""
     from repro.harness.restamp import restamped
 
     if record["outcome"] in AT_EXPORT or record["pte"] is None:
@@ -157,5 +158,5 @@ def run_as(case: Case, lowering: Lowering, record: CaseRecord, *, cpu_class: str
     inputs = case.inputs()
     run = load_outcome(case, runner.run(path, inputs), inputs, eager_outputs(case, inputs),
                        record["declared_dim_orders"] or [], signed_zeros=lowering.signed_zeros)
-    return {**record, "runs": {"bytes": run}, "outcome": overall_outcome({"bytes": run}), "replay": None,
+    return {**record, "runs": {runner.load: run}, "outcome": overall_outcome({runner.load: run}), "replay": None,
             "pte": str(path)}

@@ -75,18 +75,27 @@ def test_workaround_equals_eager(lowered_case, case):
     assert_equals_eager(lowered_case(case, under_test()))
 
 
+def alternating_loads(names, classes):
+    """(name, cpu_class, load) for each name on each class, the load alternating over names and classes: each
+    program, restamped, is loaded both ways across two classes, and each class loads both ways, for the cost of
+    one load each."""
+    return [(name, cpu_class, GATE_LOADS[(number + step) % 2]) for number, name in enumerate(names)
+            for step, cpu_class in enumerate(classes)]
+
+
 # The semantics cases (what OpenVINO's kernels compute), as each other class this host reaches computes them.
-ON_OTHER_CLASSES = [(name, cpu_class) for name in CORRECTED if catalogue.group_of(name) == "semantics"
-                    for cpu_class in other_cpu_classes()]
+ON_OTHER_CLASSES = alternating_loads([name for name in CORRECTED if catalogue.group_of(name) == "semantics"],
+                                     other_cpu_classes())
 
 
 @pytest.mark.under_test
-@pytest.mark.parametrize(("case", "cpu_class"), [
-    pytest.param(name, cpu_class, marks=keeps_openvinos_values(name, cpu_class), id=f"{name}-{cpu_class}")
-    for name, cpu_class in ON_OTHER_CLASSES])
-def test_workaround_equals_eager_as_another_cpu_class_computes(lowered_case, as_class, case, cpu_class):
+@pytest.mark.parametrize(("case", "cpu_class", "load"), [
+    pytest.param(name, cpu_class, load, marks=keeps_openvinos_values(name, cpu_class),
+                 id=f"{name}-{cpu_class}-{load}")
+    for name, cpu_class, load in ON_OTHER_CLASSES])
+def test_workaround_equals_eager_as_another_cpu_class_computes(lowered_case, as_class, case, cpu_class, load):
     lowering = under_test()
-    assert_equals_eager(as_class(catalogue.CASES[case], lowering, lowered_case(case, lowering), cpu_class))
+    assert_equals_eager(as_class(catalogue.CASES[case], lowering, lowered_case(case, lowering), cpu_class, load))
 
 
 def test_two_dimensional_reflection_padding_stays_whole_in_the_delegate(lowered_case):
@@ -100,12 +109,13 @@ def test_two_dimensional_reflection_padding_stays_whole_in_the_delegate(lowered_
 REWRITTEN_IN_THE_DELEGATE = {"relu_of_nan", "sign_of_nan", "max_pool_of_nan", "softmax_of_a_nan_row"}
 
 
-@pytest.mark.parametrize("cpu_class", other_cpu_classes(), ids=str)
-@pytest.mark.parametrize("case", sorted(KEEPS_OPENVINO_SPECIAL_VALUES))
+@pytest.mark.parametrize(("case", "cpu_class", "load"), [
+    pytest.param(*row, id="-".join(row)) for row in alternating_loads(sorted(KEEPS_OPENVINO_SPECIAL_VALUES),
+                                                                      other_cpu_classes())])
 def test_workaround_with_torch_special_values_equals_eager_as_another_cpu_class_computes(lowered_case, as_class,
-                                                                                         case, cpu_class):
+                                                                                         case, cpu_class, load):
     lowering = WORKAROUND_TORCH_SPECIAL_VALUES
-    assert_equals_eager(as_class(catalogue.CASES[case], lowering, lowered_case(case, lowering), cpu_class))
+    assert_equals_eager(as_class(catalogue.CASES[case], lowering, lowered_case(case, lowering), cpu_class, load))
 
 
 @pytest.mark.parametrize("case", sorted(KEEPS_OPENVINO_SPECIAL_VALUES))
