@@ -212,13 +212,10 @@ def importable_here(blob: bytes, here: str | None) -> bytes:
     """``blob`` as this host's OpenVINO imports it: stamped for another class of this release, restamped with this
     host's text ``here`` (its model does not depend on the class); otherwise as it is."""
     stamp = compatibility_stamp.read(blob)
-    if here is None or stamp is None or stamp.text == here:
+    if (here is None or stamp is None or stamp.text == here
+            or stamp.release != compatibility_stamp.of_text(here).release):
         return blob
-    return compatibility_stamp.with_text(blob, here) if stamp.release == target_release(here) else blob
-
-
-def target_release(text: str) -> str:
-    return compatibility_stamp.Stamp(1, text, 0).release
+    return compatibility_stamp.with_text(blob, here)
 
 
 def open_blob(index: int, delegate: pte_reader.Delegate, here: str | None = None) -> CompiledModel:
@@ -328,8 +325,7 @@ def target_cpu(cpu_class: str | None) -> Target:
     here = this_host()
     if cpu_class is None or here.text is None:
         return here
-    return Target(compatibility_stamp.text_for_class(cpu_class, compatibility_stamp.Stamp(1, here.text, 0)),
-                  cpu_class)
+    return Target(compatibility_stamp.text_for_class(cpu_class, compatibility_stamp.of_text(here.text)), cpu_class)
 
 
 def stamp_findings(index: int, delegate: pte_reader.Delegate, target: Target, program: str) -> list[Finding]:
@@ -338,21 +334,18 @@ def stamp_findings(index: int, delegate: pte_reader.Delegate, target: Target, pr
     stamp = compatibility_stamp.read(delegate.blob)
     if stamp is None or target.text is None or stamp.text == target.text:
         return []
-    made = f"OpenVINO delegate {index} was compiled for {describe_stamp(stamp)}"
-    if stamp.release != target_release(target.text):
+    made, wanted = f"OpenVINO delegate {index} was compiled for {stamp.describe()}", compatibility_stamp.of_text(
+        target.text)
+    if stamp.release != wanted.release:
         return [Finding(FindingKind.COMPILED_BY_ANOTHER_RELEASE, index, None,
                         f"{made}; OpenVINO imports a blob only with the release that compiled it: on "
-                        f"{target.describe()} (OpenVINO {target_release(target.text)}) load_method fails with "
-                        f"error 0x1. Export it again with OpenVINO {target_release(target.text)}")]
+                        f"{target.describe()} (OpenVINO {wanted.release}) load_method fails with error 0x1. "
+                        f"Export it again with OpenVINO {wanted.release}")]
     option = f" --target-cpu {target.cpu_class}" if target.cpu_class else ""
     return [Finding(FindingKind.STAMPED_FOR_ANOTHER_CPU, index, None,
                     f"{made}; OpenVINO 2026.4 imports a blob only on the CPU class it was stamped for: on "
-                    f"{target.describe()} ({compatibility_stamp.Stamp(1, target.text, 0).isa}) load_method fails "
-                    f"with error 0x1. Fix: openvino-pte-restamp {program}{option}")]
-
-
-def describe_stamp(stamp: compatibility_stamp.Stamp) -> str:
-    return f"CPU class {stamp.cpu_class or 'unknown'} ({stamp.isa}), OpenVINO {stamp.release}"
+                    f"{target.describe()} ({wanted.isa}) load_method fails with error 0x1. Fix: "
+                    f"openvino-pte-restamp {program}{option}")]
 
 
 def check_delegates(delegates: list[pte_reader.Delegate], not_opened: list[str] | None = None,
@@ -433,7 +426,7 @@ def stamp_lines(pte: Path, delegates: list[pte_reader.Delegate]) -> list[str]:
     """What each blob was compiled for: OpenVINO 2026.4 imports it only there."""
     stamps = [compatibility_stamp.read(delegate.blob) for delegate in delegates]
     return [f"{pte}: OpenVINO delegate {index} was compiled for "
-            + (describe_stamp(stamp) if stamp else "no CPU class (no stamp: OpenVINO 2026.3 or older)")
+            + (stamp.describe() if stamp else "no CPU class (no stamp: OpenVINO 2026.3 or older)")
             for index, stamp in enumerate(stamps)]
 
 

@@ -10,6 +10,7 @@ exported on one CPU class does not load on another. Blobs of 2026.3 and older ca
 
 import struct
 from dataclasses import dataclass
+from functools import cache
 
 MAGIC = b"RR_UPCVO"
 _FIXED = struct.Struct("<8sIQ")  # magic, version, text length
@@ -45,6 +46,14 @@ class Stamp:
         """The class of CPU kernels the stamp names (avx2, avx512, avx512_bf16), or None for an ISA below AVX2."""
         return next((cpu_class for word, cpu_class in _CLASS_OF_ISA if word in self.isa), None)
 
+    def describe(self) -> str:
+        return f"CPU class {self.cpu_class or 'unknown'} ({self.isa}), OpenVINO {self.release}"
+
+
+def of_text(text: str) -> Stamp:
+    """The stamp a text alone gives (what an importer requires, say), to read its fields: version 1, no header."""
+    return Stamp(1, text, 0)
+
 
 def read(blob: bytes) -> Stamp | None:
     """The blob's stamp, or None where it has none (OpenVINO 2026.3 and older) or it is cut short."""
@@ -75,9 +84,11 @@ def text_for_class(cpu_class: str, stamp: Stamp) -> str:
     return ";".join(f"{key}={value}" for key, value in fields.items())
 
 
+@cache
 def this_process_text() -> str | None:
     """The text this process's OpenVINO builds, and so requires of a blob it imports (None before 2026.4): read
-    from a one-op model it exports, since neither the Python nor the C API gives it."""
+    from a one-op model it exports, since neither the Python nor the C API gives it. Once a process: the ISA it
+    names is oneDNN's, fixed when the library loads (its cap is read then)."""
     import openvino as ov
     import openvino.opset8 as ops
 

@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from flatbuffers import number_types
 from flatbuffers.table import Table
 
-from workaround import compatibility_stamp, pte_reader
+from workaround import compatibility_stamp, pte_reader, pte_verifier
 from workaround.flatbuffer_table import Node
 from workaround.program_schema import (
+    DELEGATE_ID,
     DELEGATE_PROCESSED,
     INLINE_DATA,
     LOCATION_INLINE,
@@ -40,9 +41,9 @@ from workaround.program_schema import (
     SEGMENT_OFFSET,
     SEGMENT_SIZE,
 )
-from workaround.pte_verifier import EXTENDED_HEADER_MAGIC, Layout, verify
+from workaround.provenance import OPENVINO_BACKEND
+from workaround.pte_verifier import EXTENDED_HEADER_MAGIC, Layout
 
-OPENVINO = "OpenvinoBackend"
 PAGE = 4096  # segments move by whole pages: every alignment a program asks of them is kept
 INLINE_ALIGNMENT = 16
 SEGMENT_ALIGNMENT_CAP = 4096
@@ -55,7 +56,7 @@ class CannotRestamp(ValueError):
 @dataclass(frozen=True)
 class Restamped:
     """One OpenVINO blob's stamp before and after."""
-    delegate: int  # in the order ``pte_reader.delegates`` lists them
+    delegate: int  # among the program's OpenVINO delegates, in order (as the checker numbers them)
     old: str
     new: str
 
@@ -84,7 +85,7 @@ def _openvino_references(program: Node) -> list[tuple[int, int]]:
     for plan in program.children(PROGRAM_EXECUTION_PLAN):
         for delegate in plan.children(PLAN_DELEGATES):
             reference = delegate.child(DELEGATE_PROCESSED)
-            if delegate.string_bytes(0) == OPENVINO.encode() and reference is not None:
+            if delegate.string_bytes(DELEGATE_ID) == OPENVINO_BACKEND.encode() and reference is not None:
                 found.append((reference.scalar(REFERENCE_LOCATION, number_types.Int8Flags),
                               reference.scalar(REFERENCE_INDEX, number_types.Uint32Flags)))
     return found
@@ -94,8 +95,8 @@ def restamp(pte: bytes, text_for: Callable[[compatibility_stamp.Stamp], str]) ->
     """``pte`` with each stamped OpenVINO blob's stamp text replaced by ``text_for(stamp)`` (and what changed);
     a blob without a stamp is left as it is. Raises ``MalformedProgram`` for a file that is not a program, and
     ``CannotRestamp`` where the file cannot be rewritten."""
-    layout = verify(pte)
-    pte_reader.read(pte)  # every index and extent the rewrite follows is checked first
+    pte_reader.read(pte)  # every extent, index and name the rewrite follows is verified first
+    layout = pte_verifier.layout(pte)
     flatbuffer = bytearray(pte[:layout.program_size])
     program = Node(bytes(flatbuffer), Table(bytes(flatbuffer), 0).Indirect(0))
     inline, segments = program.children(PROGRAM_DELEGATE_DATA), program.children(PROGRAM_SEGMENTS)

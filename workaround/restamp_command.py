@@ -52,7 +52,7 @@ def vouched(text_for: Callable[[compatibility_stamp.Stamp], str]) -> Callable[[c
             raise Refused(f"a blob's stamp is version {stamp.version}, meta={stamp.fields.get('meta')}: only "
                           f"version {KNOWN[0]}, meta={KNOWN[1]} was measured")
         text = text_for(stamp)
-        release = dict(field.partition("=")[::2] for field in text.split(";")).get("ov")
+        release = compatibility_stamp.of_text(text).release
         if release != stamp.release:
             raise Refused(f"a blob was compiled by OpenVINO {stamp.release} and the target runs {release}: only "
                           f"the release that compiled a blob is known to read it; export again with {release}")
@@ -65,16 +65,16 @@ def imported_here(pte: bytes) -> None:
     import openvino as ov
 
     from workaround import pte_reader
+    from workaround.check import openvino_delegates
 
     core = ov.Core()
-    for index, delegate in enumerate(pte_reader.delegates(pte)):
-        if delegate.backend == pte_restamp.OPENVINO:
-            try:
-                core.import_model(delegate.blob, "CPU")
-            except RuntimeError as error:
-                reason = next((line.strip() for line in str(error).splitlines() if "Cannot import" in line),
-                              str(error).splitlines()[-1] if str(error) else "")
-                raise Refused(f"delegate {index} does not import here even restamped: {reason}") from None
+    for index, delegate in enumerate(openvino_delegates(pte_reader.read(pte))):
+        try:
+            core.import_model(delegate.blob, "CPU")
+        except RuntimeError as error:
+            reason = next((line.strip() for line in str(error).splitlines() if "Cannot import" in line),
+                          str(error).splitlines()[-1] if str(error) else "")
+            raise Refused(f"OpenVINO delegate {index} does not import here even restamped: {reason}") from None
 
 
 def write_new(path: Path, data: bytes, force: bool) -> None:
@@ -109,14 +109,10 @@ def restamp_file(source: Path, output: Path, target: str, force: bool) -> Report
     except FileExistsError:
         return Report(EXIT_USAGE, [], [f"{PROGRAM}: {output} exists (written meanwhile): pass --force to replace "
                                        "it"])
-    lines = [f"delegate {change.delegate}: {describe(change.old)} -> {describe(change.new)}" for change in changes]
+    lines = [f"OpenVINO delegate {change.delegate}: {compatibility_stamp.of_text(change.old).describe()} -> "
+             f"{compatibility_stamp.of_text(change.new).describe()}" for change in changes]
     where = "this host (imported here)" if target == HERE else f"CPU class {target}"
     return Report(0, [*lines, f"wrote {output}: it loads on {where}"], [])
-
-
-def describe(text: str) -> str:
-    stamp = compatibility_stamp.Stamp(1, text, 0)
-    return f"{stamp.cpu_class or 'unknown class'} ({stamp.isa}, OpenVINO {stamp.release})"
 
 
 def target_class(value: str) -> str:
