@@ -24,6 +24,30 @@ ATTACHMENTS = REPRO / "attachments"
 # The tests that hold each catalogue case's program to eager (marked ``equals_eager``): what a child pytest runs
 # to gate a candidate on chosen cases (``--case``).
 END_TO_END = PROJECT / "tests" / "gate" / "test_workaround_end_to_end.py"
+DATA = PROJECT / "tests" / "data"
+# Programs exported on two hosts and tracked: an AVX-512 BF16 one's, and the AVX2 one's (tests/data/avx2-host).
+TRACKED_PROGRAMS = (DATA / "stock_upstream_clone_sin.pte", DATA / "workaround_upstream_clone_sin.pte",
+                    *sorted((DATA / "avx2-host").glob("*.pte")))
+
+
+def stamp_of(path):
+    """The compatibility stamp of a tracked program's one OpenVINO blob (each has one)."""
+    from workaround import compatibility_stamp, pte_reader
+
+    [delegate] = pte_reader.delegates(Path(path).read_bytes())
+    stamp = compatibility_stamp.read(delegate.blob)
+    assert stamp is not None, f"{Path(path).name}: its blob has no compatibility header"
+    return stamp
+
+
+def skip_unless_this_release_compiled_the_tracked_programs():
+    """Skips, saying why, where the installed OpenVINO is not the release whose blobs the tracked programs hold
+    (no other imports them)."""
+    from importlib.metadata import version
+
+    release = stamp_of(TRACKED_PROGRAMS[0]).release
+    if release != version("openvino"):
+        pytest.skip(f"the tracked programs' blobs were compiled by OpenVINO {release}, which alone imports them")
 
 
 @functools.cache

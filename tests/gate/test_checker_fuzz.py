@@ -8,7 +8,7 @@ import pytest
 
 from repro.harness.program_runner import ProgramRunner
 from tests.checker_fuzz import SAMPLES, CheckerRunner, differ, mutant, mutant_count
-from tests.helpers import skip_module_without_executorch_path
+from tests.helpers import TRACKED_PROGRAMS, skip_module_without_executorch_path, stamp_of
 
 hypothesis = pytest.importorskip("hypothesis")
 strategies = pytest.importorskip("hypothesis.strategies")
@@ -18,12 +18,8 @@ skip_module_without_executorch_path()
 def foreign_programs():
     """The tracked programs stamped for another CPU class than this process's."""
     from repro.harness.cpu_classes import process_class
-    from workaround import compatibility_stamp, pte_reader
 
-    tracked = [*SAMPLES, *sorted((SAMPLES[0].parent / "avx2-host").glob("*.pte"))]
-    return [path for path in tracked if any(
-        (stamp := compatibility_stamp.read(delegate.blob)) is not None and stamp.cpu_class != process_class()
-        for delegate in pte_reader.delegates(path.read_bytes()))]
+    return [path for path in TRACKED_PROGRAMS if stamp_of(path).cpu_class != process_class()]
 
 
 @pytest.fixture(scope="module")

@@ -14,15 +14,18 @@ and workaround alike. The tracked programs come from two hosts: ``tests/data/*.p
 """
 
 import json
-from importlib.metadata import version
-from pathlib import Path
 
 import pytest
 
 from repro.harness.cpu_classes import reachable_classes
-from tests.helpers import PROJECT, skip_module_without_executorch_path
+from tests.helpers import (
+    DATA,
+    skip_module_without_executorch_path,
+    skip_unless_this_release_compiled_the_tracked_programs,
+    stamp_of,
+)
 from tests.outcomes import UPSTREAM_CHANGED
-from workaround import compatibility_stamp, pte_reader, pte_restamp
+from workaround import compatibility_stamp, pte_restamp
 
 skip_module_without_executorch_path()
 from repro.harness import catalogue  # noqa: E402
@@ -31,7 +34,6 @@ from repro.harness.program_runner import RunStatus  # noqa: E402
 from tests.release_behaviour import stock_outcome  # noqa: E402
 
 pytestmark = pytest.mark.executorch
-DATA = PROJECT / "tests" / "data"
 # (file, catalogue case, lowering)
 PROGRAMS = [(DATA / "stock_upstream_clone_sin.pte", "upstream_clone_sin", "stock"),
             (DATA / "workaround_upstream_clone_sin.pte", "upstream_clone_sin", "workaround"),
@@ -40,22 +42,13 @@ PROGRAMS = [(DATA / "stock_upstream_clone_sin.pte", "upstream_clone_sin", "stock
               for lowering in ("stock", "workaround"))]
 
 
-def stamp_of(path: Path) -> compatibility_stamp.Stamp:
-    [delegate] = pte_reader.delegates(path.read_bytes())
-    stamp = compatibility_stamp.read(delegate.blob)
-    assert stamp is not None, f"{path.name}: its blob has no compatibility header"
-    return stamp
-
-
 def program_id(program):
     return f"{program[0].parent.name}/{program[0].name}"
 
 
 @pytest.fixture(scope="module", autouse=True)
 def same_release():
-    release = stamp_of(PROGRAMS[0][0]).release
-    if release != version("openvino"):
-        pytest.skip(f"the tracked programs' blobs were compiled by OpenVINO {release}, which alone imports them")
+    skip_unless_this_release_compiled_the_tracked_programs()
 
 
 @pytest.mark.parametrize("cpu_class", reachable_classes(), ids=str)

@@ -15,18 +15,20 @@ AVX2) and the samples lowered here. Each is held to:
 
 import json
 import os
-from importlib.metadata import version
-from pathlib import Path
 
 import pytest
 
 from repro.harness.cpu_classes import process_class
-from tests.helpers import PROJECT, run_cli
-from workaround import compatibility_stamp, pte_reader, pte_restamp
+from tests.helpers import (
+    DATA,
+    PROJECT,
+    TRACKED_PROGRAMS,
+    run_cli,
+    skip_unless_this_release_compiled_the_tracked_programs,
+    stamp_of,
+)
+from workaround import compatibility_stamp, pte_restamp
 
-DATA = PROJECT / "tests" / "data"
-TRACKED = [DATA / "stock_upstream_clone_sin.pte", DATA / "workaround_upstream_clone_sin.pte",
-           *sorted((DATA / "avx2-host").glob("*.pte"))]
 WITHOUT_TORCH = ("import sys, runpy\n"
                  "sys.modules['torch'] = sys.modules['executorch'] = None\n"
                  "sys.argv = sys.argv[1:]\n"
@@ -45,20 +47,13 @@ def check(path, *options):
     return result.returncode, json.loads(result.stdout)
 
 
-def stamp_of(path):
-    [delegate] = pte_reader.delegates(Path(path).read_bytes())
-    return compatibility_stamp.read(delegate.blob)
-
-
 def kinds(report, leaving=("stamped_for_another_cpu",)):
     return sorted(finding["kind"] for finding in report["findings"] if finding["kind"] not in leaving)
 
 
 @pytest.fixture(scope="module", autouse=True)
 def stamped_release():
-    release = stamp_of(TRACKED[0]).release
-    if release != version("openvino"):
-        pytest.skip(f"the tracked programs' blobs were compiled by OpenVINO {release}, which alone imports them")
+    skip_unless_this_release_compiled_the_tracked_programs()
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +71,7 @@ def restamped_here(tmp_path_factory):
     return written
 
 
-@pytest.mark.parametrize("path", TRACKED, ids=lambda path: f"{path.parent.name}/{path.name}")
+@pytest.mark.parametrize("path", TRACKED_PROGRAMS, ids=lambda path: f"{path.parent.name}/{path.name}")
 def test_the_checker_checks_a_program_of_any_class_whole_and_says_what_loads_here(path, restamped_here):
     code, report = check(path)
     stamp = stamp_of(path)
@@ -125,7 +120,7 @@ def test_the_fix_the_checker_prints_makes_the_program_pass_for_that_class(sample
 
 
 def test_an_existing_output_is_replaced_only_with_force(tmp_path):
-    source, output = TRACKED[-1], tmp_path / "out.pte"
+    source, output = TRACKED_PROGRAMS[-1], tmp_path / "out.pte"
     output.write_bytes(b"keep me")
     refused = torch_free("workaround.restamp_command", source, "-o", output, "--target-cpu", "avx2")
     assert refused.returncode == 2
@@ -140,8 +135,8 @@ def test_an_existing_output_is_replaced_only_with_force(tmp_path):
 @pytest.mark.parametrize(("arguments", "message"), [
     (["missing.pte"], "openvino-pte-restamp: error: missing.pte: no such file (see --help)"),
     ([DATA / "avx2-host" / "README.md", "-o", "out.pte"], "not a program it can read"),
-    ([TRACKED[0], "--target-cpu", "avx3"], "unknown CPU class 'avx3'"),
-    ([TRACKED[0], "-o", "no/such/folder/out.pte"], "no such folder"),
+    ([TRACKED_PROGRAMS[0], "--target-cpu", "avx3"], "unknown CPU class 'avx3'"),
+    ([TRACKED_PROGRAMS[0], "-o", "no/such/folder/out.pte"], "no such folder"),
 ], ids=["missing file", "not a program", "unknown class", "no output folder"])
 def test_bad_input_is_one_line_exit_2_and_nothing_written(tmp_path, arguments, message):
     result = torch_free("workaround.restamp_command", *arguments, cwd=tmp_path)
@@ -152,10 +147,10 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(tmp_path, arguments, m
 
 
 def test_a_blob_of_another_release_is_refused_and_nothing_written(tmp_path):
-    stamp = stamp_of(TRACKED[0])
+    stamp = stamp_of(TRACKED_PROGRAMS[0])
     older = stamp.text.replace(f"ov={stamp.release}", "ov=2026.4.0")
     program = tmp_path / "older.pte"
-    program.write_bytes(pte_restamp.restamp(TRACKED[0].read_bytes(), lambda _: older)[0])
+    program.write_bytes(pte_restamp.restamp(TRACKED_PROGRAMS[0].read_bytes(), lambda _: older)[0])
     result = torch_free("workaround.restamp_command", program, cwd=tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     assert result.stderr.strip() == (
