@@ -17,7 +17,7 @@ FIELD, C_FIELD = "cpu_stamp", "cpu_stamp_c"
 
 def openvino_cpu_stamp(matrix: Matrix) -> str:
     rows, available = matrix["rows"], matrix.get("available", ())
-    newest = boundaries.newest_with_verdict(rows, "cpu_stamp")
+    newest = boundaries.newest_with_verdict(rows, FIELD)
     if newest is None:
         return md.issue(f"{REPRODUCER.name} did not run on any release",
                         [("Releases", boundaries.describe(rows, SIGNAL, available))])
