@@ -71,6 +71,9 @@ def imported_here(pte: bytes) -> None:
     for index, delegate in enumerate(openvino_delegates(pte_reader.read(pte))):
         try:
             core.import_model(delegate.blob, "CPU")
+        except UnicodeDecodeError:  # OpenVINO's message quotes the blob's corrupted bytes
+            raise Refused(f"OpenVINO delegate {index} does not import here even restamped: its error message is "
+                          "not even text (the blob is corrupted)") from None
         except RuntimeError as error:
             reason = next((line.strip() for line in str(error).splitlines() if "Cannot import" in line),
                           str(error).splitlines()[-1] if str(error) else "")

@@ -19,6 +19,7 @@ import os
 import pytest
 
 from repro.harness.cpu_classes import process_class
+from tests.checker_fuzz import flipped
 from tests.helpers import (
     DATA,
     PROJECT,
@@ -161,3 +162,16 @@ def test_a_blob_of_another_release_is_refused_and_nothing_written(tmp_path):
     code, report = check(program)
     assert code == 1
     assert [finding["kind"] for finding in report["findings"]][:1] == ["compiled_by_another_release"]
+
+
+def test_a_blob_whose_import_error_is_not_text_is_refused_and_nothing_written(tmp_path):
+    """A flip in a blob's IR makes OpenVINO's import fail with a message quoting the corrupted bytes, which its
+    Python binding cannot decode (UnicodeDecodeError, a traceback, until the property-based test found it)."""
+    program = tmp_path / "corrupted.pte"
+    program.write_bytes(flipped(TRACKED_PROGRAMS[0], 1534).data)
+    result = torch_free("workaround.restamp_command", program, cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stderr.strip() == (
+        f"openvino-pte-restamp: {program}: refused: OpenVINO delegate 0 does not import here even restamped: its "
+        "error message is not even text (the blob is corrupted); nothing written")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["corrupted.pte"]
