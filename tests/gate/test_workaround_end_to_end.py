@@ -17,7 +17,6 @@ from tests.outcomes import (
     WrongValues,
     assert_check_is_clean,
     assert_equals_eager,
-    expected_failure,
 )
 from tests.release_behaviour import stock_outcome
 
@@ -39,8 +38,10 @@ from tests.graph_models import copy_used_inside_and_outside, partitions_around_a
 from tests.workaround_expectations import (  # noqa: E402
     CANNOT_HAND_BACK,
     CORRECTED,
+    KEEPS_OPENVINO_SPECIAL_VALUES,
     REFUSED,
     REFUSED_DIM_ORDER_OFF,
+    keeps_openvinos_values,
 )
 from workaround import check_program, copy_safe_openvino, install, is_installed, uninstall  # noqa: E402
 from workaround.runtime_kernels import installed_operators  # noqa: E402
@@ -49,22 +50,6 @@ pytestmark = pytest.mark.executorch
 # The policy's matmuls: at f32 (the gate, repro/harness/precision.py) and at bf16, where OpenVINO's CPU plugin
 # defaults to it (3.2e-4 to 4.8e-4 measured on the policy's actions) and nothing at export can pin f32.
 MATMUL_ATOL = precision.tolerance((1e-4, 5e-3))
-
-
-# With its default (special_values="openvino") the workaround leaves NaN and infinities to OpenVINO: these cases
-# stay wrong, as the stock partitioner has them, until OpenVINO computes them as PyTorch does.
-KEEPS_OPENVINO_SPECIAL_VALUES = {name for name in CORRECTED if catalogue.CASES[name].special_values}
-
-
-def keeps_openvinos_values(name, cpu_class=None):
-    """Marks for a case the default keeps OpenVINO's special values in: its stock outcome on ``cpu_class`` (the
-    process's by default), unless that class's kernels compute it as PyTorch does."""
-    if name not in KEEPS_OPENVINO_SPECIAL_VALUES:
-        return []
-    outcome, why = stock_outcome(catalogue.CASES[name], cpu_class=cpu_class)
-    if outcome == "correct":
-        return []
-    return [expected_failure(outcome, f"the default special_values='openvino' keeps OpenVINO's semantics: {why}")]
 
 
 @pytest.mark.under_test

@@ -1,0 +1,52 @@
+"""Every catalogue case the workaround corrects, its program made here and restamped as each other CPU class this
+host reaches would stamp it (``repro.harness.restamp``, the rewriter ``openvino-pte-restamp`` runs), loaded from
+bytes and by path in a runtime computing as that class: equal to eager, as on the class that exported it.
+
+This is the promise a model owner relies on when exporting on one machine and deploying on another. The gate
+(``tox -e ov2026.4``) holds the class-dependent cases on each class with one load each, within its minutes; this
+env holds all of them, both loads (``tox -e classes``: docs/gate.md gives its minutes)."""
+
+import pytest
+
+from tests.candidate_gate import under_test
+from tests.helpers import other_cpu_classes, skip_module_without_executorch_path
+from tests.outcomes import assert_equals_eager
+
+skip_module_without_executorch_path()
+from repro.harness import catalogue  # noqa: E402
+from repro.harness.case_runs import GATE_LOADS  # noqa: E402
+from repro.harness.lowerings import WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
+from tests.workaround_expectations import (  # noqa: E402
+    CORRECTED,
+    KEEPS_OPENVINO_SPECIAL_VALUES,
+    keeps_openvinos_values,
+)
+
+pytestmark = pytest.mark.executorch
+if not other_cpu_classes():
+    from repro.harness.cpu_classes import process_class
+
+    pytest.skip(f"this host computes as {process_class()} and reaches no other measured class: the gate holds its "
+                "own, and a host of a higher class runs this env", allow_module_level=True)
+
+
+@pytest.mark.under_test
+@pytest.mark.parametrize(("case", "cpu_class", "load"), [
+    pytest.param(name, cpu_class, load, marks=keeps_openvinos_values(name, cpu_class),
+                 id=f"{name}-{cpu_class}-{load}")
+    for name in CORRECTED for cpu_class in other_cpu_classes() for load in GATE_LOADS])
+def test_workaround_program_restamped_for_another_class_equals_eager_there(lowered_case, as_class, case,
+                                                                          cpu_class, load):
+    lowering = under_test()
+    assert_equals_eager(as_class(catalogue.CASES[case], lowering, lowered_case(case, lowering), cpu_class, load))
+
+
+@pytest.mark.parametrize(("case", "cpu_class", "load"), [
+    pytest.param(name, cpu_class, load, id=f"{name}-{cpu_class}-{load}")
+    for name in sorted(KEEPS_OPENVINO_SPECIAL_VALUES) for cpu_class in other_cpu_classes() for load in GATE_LOADS])
+def test_torch_special_values_program_restamped_for_another_class_equals_eager_there(lowered_case, as_class, case,
+                                                                                    cpu_class, load):
+    """The cases the default leaves to OpenVINO's special values, lowered with ``special_values="torch"``: its
+    rewrites (``workaround.exact_rewrites``) and hand-backs hold on every class."""
+    lowering = WORKAROUND_TORCH_SPECIAL_VALUES
+    assert_equals_eager(as_class(catalogue.CASES[case], lowering, lowered_case(case, lowering), cpu_class, load))
