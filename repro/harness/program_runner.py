@@ -66,7 +66,9 @@ class ProgramRun:
 
 class ProgramRunner:
     """``with ProgramRunner("path") as runner: runner.run(pte_path, inputs)`` -> ProgramRun;
-    ``runner.run(pte_path)`` only loads the program and its ``forward`` method (OK: the runtime accepts it)."""
+    ``runner.run(pte_path)`` only loads the program and its ``forward`` method (OK: the runtime accepts it);
+    ``runner.run_calls(pte_path, [inputs, ...])`` calls one loaded method once per inputs, in order (an LLM's
+    prefill and decode steps: its KV cache lives in the method's mutable buffers between calls)."""
 
     def __init__(self, load: str, timeout: float = 300, environment: Mapping[str, str] | None = None) -> None:
         """``environment``: variables set for the child on top of this process's (``OV_CPU_MAX_ISA`` to make
@@ -104,14 +106,21 @@ class ProgramRunner:
                      "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))})
 
     def run(self, pte_path: str | Path, inputs: Sequence[Any] | None = None) -> ProgramRun:
+        return self._request(pte_path, None if inputs is None else [tensor.clone() for tensor in inputs], False)
+
+    def run_calls(self, pte_path: str | Path, calls: Sequence[Sequence[Any]]) -> ProgramRun:
+        """One ``ProgramRun`` for the calls: its outputs and fed are lists with one entry per call."""
+        return self._request(pte_path, [[tensor.clone() for tensor in call] for call in calls], True)
+
+    def _request(self, pte_path: str | Path, inputs: list[Any] | None, calls: bool) -> ProgramRun:
         if self.child is None or self.child.poll() is not None:
             self._start()
-        request: dict[str, str] = {"pte": str(pte_path)}
+        request: dict[str, Any] = {"pte": str(pte_path), "calls": calls}
         if inputs is not None:
             import torch
 
             request |= {"inputs": str(self.workdir / "inputs.pt"), "outputs": str(self.workdir / "outputs.pt")}
-            torch.save([tensor.clone() for tensor in inputs], request["inputs"])
+            torch.save(inputs, request["inputs"])
         self.log_offset = self.log.stat().st_size  # what the child prints from here on is about this program
         try:
             self.child.stdin.write(json.dumps(request) + "\n")
@@ -165,8 +174,9 @@ def how_it_ended(code: int) -> str:
 # --- The child ----------------------------------------------------------------------------
 
 
-def _load_and_run(load, pte, inputs):
-    """The program's outputs for ``inputs``; with inputs None, only load it and its forward method (None)."""
+def _load_and_run(load, pte, inputs, calls=False):
+    """The program's outputs for ``inputs``; with inputs None, only load it and its forward method (None); with
+    ``calls``, ``inputs`` is a list of calls to the one loaded method, and so are the outputs."""
     if load == "module":
         from executorch.extension.pybindings.portable_lib import _load_for_executorch
 
@@ -174,13 +184,19 @@ def _load_and_run(load, pte, inputs):
         if inputs is None:
             module.load_method("forward")
             return None
-        return list(module.forward(inputs))
-    from executorch.runtime import Runtime
+        forward = module.forward
+    else:
+        from executorch.runtime import Runtime
 
-    data = Path(pte).read_bytes() if load == "bytes" else pte
-    program = Runtime.get().load_program(data)  # keep alive (and `data` with it) while the method runs
-    method = program.load_method("forward")
-    return None if inputs is None else list(method.execute(inputs))
+        data = Path(pte).read_bytes() if load == "bytes" else pte
+        program = Runtime.get().load_program(data)  # keep alive (and `data` with it) while the method runs
+        method = program.load_method("forward")
+        if inputs is None:
+            return None
+        forward = method.execute
+    if calls:
+        return [list(forward(call)) for call in inputs]
+    return list(forward(inputs))
 
 
 def child_main(load: str) -> None:
@@ -217,7 +233,7 @@ def serve(load: str, replies: IO[str]) -> None:
         print(STARTING, file=sys.stderr, flush=True)
         fed = torch.load(request["inputs"]) if "inputs" in request else None
         try:
-            outputs = _load_and_run(load, request["pte"], fed)
+            outputs = _load_and_run(load, request["pte"], fed, request.get("calls", False))
         except Exception as error:
             reply = {"status": RunStatus.RUNTIME_FAILED, "detail": f"{type(error).__name__}: {error}"}
         else:
