@@ -36,6 +36,7 @@ from workaround.delegate_limits import may_cross_a_boundary_it_cannot
 from workaround.delegate_specs import GUARDED_BY, GUARDED_KEY, SPECIAL_VALUES_KEY
 from workaround.exclusion import TAG, hand_back_unsafe_nodes
 from workaround.inline_blobs import INLINE_BLOBS
+from workaround.llm_pipeline import patches as llm_pipeline_patches
 from workaround.patches import MethodPatch
 from workaround.provenance import mark_partitioned_nodes
 from workaround.runtime_kernels import ExecutorchRuntime
@@ -130,17 +131,24 @@ PARTITIONER_PATCHES = (COPY_RULE, KEEP_RULE)
 DELEGATE_PATCHES = (BOUNDARY_DIM_ORDERS, INLINE_BLOBS)
 
 
+def installed_patches() -> tuple[MethodPatch, ...]:
+    """What ``install()`` applies: the partitioner's rules, the delegate's hooks, and ExecuTorch's LLM pipeline
+    let through without weight compression (``workaround.llm_pipeline``)."""
+    return (*PARTITIONER_PATCHES, *DELEGATE_PATCHES, *llm_pipeline_patches())
+
+
 def install() -> None:
     """Make every OpenvinoPartitioner, existing or future, apply the copy exclusion, compile its
-    partitions to honour their boundary dim orders, and keep their blobs inline."""
-    for patch in (*PARTITIONER_PATCHES, *DELEGATE_PATCHES):
+    partitions to honour their boundary dim orders, and keep their blobs inline; and let ExecuTorch's LLM
+    pipeline export with the OpenVINO backend and no weight compression."""
+    for patch in installed_patches():
         patch.apply()
 
 
 def uninstall() -> None:
     """Restore the stock OpenvinoPartitioner.partition and .ops_to_not_decompose,
-    OpenvinoBackend.preprocess and EdgeProgramManager.to_executorch."""
-    for patch in (*PARTITIONER_PATCHES, *DELEGATE_PATCHES):
+    OpenvinoBackend.preprocess, EdgeProgramManager.to_executorch and the LLM pipeline's functions."""
+    for patch in installed_patches():
         patch.restore()
 
 
@@ -151,7 +159,7 @@ def is_installed() -> bool:
 @contextlib.contextmanager
 def copy_safe_openvino() -> Iterator[None]:
     """``with copy_safe_openvino(): <unchanged export script>``; restores the previous state after."""
-    was_applied = [(patch, patch.applied()) for patch in (*PARTITIONER_PATCHES, *DELEGATE_PATCHES)]
+    was_applied = [(patch, patch.applied()) for patch in installed_patches()]
     install()
     try:
         yield
