@@ -56,6 +56,8 @@ NEED_TORCH = {
                                            "test.",
     "model_tier.py": "exit status: 0 every workaround run equals eager, 1 some workaround run does not, 2 usage "
                      "error, 125 could not test (transformers or the ExecuTorch stack is missing)",
+    "llm_tier.py": "exit status: 0 every workaround case equals its reference both ways, 1 some does not, 2 usage "
+                   "error, 125 could not test (the ExecuTorch stack or NNCF is missing)",
 }
 
 

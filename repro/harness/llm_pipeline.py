@@ -1,0 +1,225 @@
+"""ExecuTorch's own LLM pipeline with the OpenVINO backend, as a model owner runs it: ``export_llm``'s config
+(``backend.openvino.enabled``, ``quantization.pt2e_quantize=openvino_8wo|openvino_4wo``, a KV cache or not,
+static or dynamic shapes) over tiny random-weight checkpoints of model classes the pipeline knows, stock or with
+``workaround.install()`` first, in the same process. No model hub: each class's ``params.json`` is written here,
+small, with the features its real config has (Qwen3's QK norm and explicit head size, Phi-4-mini's partial
+rotary embedding and scaled RoPE).
+
+An export runs in a child (``python -m repro.harness.llm_pipeline``): the pipeline and ``install()`` change
+process-wide state. The child writes the program, the calls a model owner's runner would make (a prefill, then
+greedy decode steps), and the reference outputs for those calls. The reference is the graph the pipeline hands to
+the partitioner, run by PyTorch: ``torch.export``'s program of the model (eager PyTorch's ops), or for compressed
+weights the graph NNCF's ``compress_pt2e`` made of it (its decompression in PyTorch), so that what is measured is
+the delegate, not the quantization (docs/design.md, "LLMs through ExecuTorch's pipeline").
+"""
+
+import copy
+import json
+import sys
+import traceback
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+PROMPT_LENGTH = 5
+DECODE_STEPS = 4
+MAX_SEQ_LENGTH = 16  # export.max_seq_length: the static no-cache program's window
+MAX_CONTEXT_LENGTH = 32
+GROUP_SIZE = 32  # quantization.group_size: the tiny models' rows are 64 wide (the example's 128 needs 128)
+COMPRESSIONS = (None, "openvino_8wo", "openvino_4wo")
+
+_COMMON = {"dim": 64, "hidden_dim": 128, "n_heads": 4, "n_kv_heads": 2, "n_layers": 2, "vocab_size": 128,
+           "ffn_dim_multiplier": 1}
+# Each model class's params.json, small: what its real config (ExecuTorch's examples/models/<class>/config)
+# turns on, kept.
+TINY_PARAMS: dict[str, dict[str, Any]] = {
+    "llama3_2": {**_COMMON, "norm_eps": 1e-05, "rope_theta": 500000.0, "use_scaled_rope": True},
+    "qwen3_0_6b": {**_COMMON, "head_dim": 16, "norm_eps": 1e-06, "rope_theta": 1000000.0, "use_scaled_rope": False,
+                   "use_hf_rope": True, "attention_qkv_bias": False, "use_qk_norm": True,
+                   "qk_norm_before_rope": True},
+    "phi_4_mini": {**_COMMON, "norm_eps": 1e-05, "rope_theta": 10000.0, "use_scaled_rope": False,
+                   "use_hf_rope": True, "partial_rotary_factor": 0.75, "attention_qkv_bias": False,
+                   "original_max_position_embeddings": 16, "max_position_embeddings": 64,
+                   "rope_scaling_short_factor": [1.0] * 6,
+                   "rope_scaling_long_factor": [1.0, 1.5, 2.0, 2.5, 3.0, 3.5]},
+}
+
+
+@dataclass(frozen=True)
+class LlmCase:
+    """One configuration of the pipeline, as ``export_llm``'s options name it."""
+
+    model_class: str
+    kv_cache: bool
+    dynamic_shape: bool
+    compression: str | None  # quantization.pt2e_quantize, None for none
+
+    @property
+    def name(self) -> str:
+        return "-".join([self.model_class, "kv" if self.kv_cache else "nokv",
+                         "dynamic" if self.dynamic_shape else "static",
+                         (self.compression or "openvino_none").removeprefix("openvino_")])
+
+    @classmethod
+    def from_name(cls, name: str) -> "LlmCase":
+        parts = name.rsplit("-", 3)
+        model_class, cache, shape, compression = parts if len(parts) == 4 else ("", "", "", "")
+        if model_class not in TINY_PARAMS or cache not in ("kv", "nokv") or shape not in ("dynamic", "static") \
+                or compression not in ("none", "8wo", "4wo"):
+            raise ValueError(f"not an LLM case: {name!r} (model class {'|'.join(TINY_PARAMS)}, kv|nokv, "
+                             "static|dynamic, none|8wo|4wo, joined by '-')")
+        return cls(model_class, cache == "kv", shape == "dynamic",
+                   None if compression == "none" else f"openvino_{compression}")
+
+
+def every_case() -> list[LlmCase]:
+    return [LlmCase(model_class, kv_cache, dynamic_shape, compression) for model_class in TINY_PARAMS
+            for kv_cache in (True, False) for dynamic_shape in (False, True) for compression in COMPRESSIONS]
+
+
+@dataclass(frozen=True)
+class ExportRecord:
+    """What the export child leaves in its folder's ``record.json``."""
+
+    case: str
+    lowering: str  # stock | workaround
+    error: str | None  # the pipeline's exception, its type and message's last line, None when it exported
+    delegates: int | None
+    nodes_inside: int | None  # call_function nodes inside OpenVINO delegates
+    nodes_outside: int | None  # call_function nodes left to ExecuTorch's kernels (getitem not counted)
+    ops_outside: list[str] | None  # those nodes' ops, once each, sorted
+
+
+def llm_config(case: LlmCase, folder: Path) -> Any:
+    """The LlmConfig ``export_llm`` builds from its YAML and command line (Hydra, then OmegaConf), for ``case``."""
+    from executorch.extension.llm.export.config.llm_config import LlmConfig
+    from omegaconf import OmegaConf
+
+    options: dict[str, Any] = {
+        "base": {"model_class": case.model_class, "params": str(folder / "params.json"),
+                 "checkpoint": str(folder / "checkpoint.pth")},
+        "model": {"use_kv_cache": case.kv_cache, "enable_dynamic_shape": case.dynamic_shape,
+                  "dtype_override": "fp32"},
+        # output_name is taken as it is when it ends in .pte (output_dir is then ignored): a full path.
+        "export": {"max_seq_length": MAX_SEQ_LENGTH, "max_context_length": MAX_CONTEXT_LENGTH,
+                   "output_dir": str(folder), "output_name": str(folder / "program.pte")},
+        "backend": {"openvino": {"enabled": True}},
+    }
+    if case.compression:
+        options["quantization"] = {"pt2e_quantize": case.compression, "group_size": GROUP_SIZE}
+    return OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(LlmConfig), OmegaConf.create(options)))
+
+
+def write_checkpoint(case: LlmCase, folder: Path) -> None:
+    """``params.json`` and a seeded random checkpoint with the names the pipeline loads."""
+    import torch
+    from executorch.examples.models.llama.llama_transformer import construct_transformer
+    from executorch.examples.models.llama.model_args import ModelArgs
+
+    params = TINY_PARAMS[case.model_class]
+    (folder / "params.json").write_text(json.dumps(params))
+    torch.manual_seed(0)
+    model = construct_transformer(ModelArgs(**params, max_seq_len=MAX_CONTEXT_LENGTH,
+                                            max_context_len=MAX_CONTEXT_LENGTH))
+    with torch.no_grad():  # larger than the default init, so that logits differ visibly between tokens
+        for parameter in model.parameters():
+            parameter.normal_(0.0, 0.2) if parameter.dim() > 1 else parameter.uniform_(0.5, 1.5)
+    torch.save(model.state_dict(), folder / "checkpoint.pth")
+
+
+def prompt() -> list[int]:
+    import torch
+
+    generator = torch.Generator().manual_seed(1)
+    vocab = TINY_PARAMS["llama3_2"]["vocab_size"]
+    return torch.randint(1, vocab, (PROMPT_LENGTH,), generator=generator).tolist()
+
+
+def call_inputs(case: LlmCase, tokens: list[int], step: int) -> list[list[Any]]:
+    """The runner's calls for the sequence ``tokens`` at ``step`` (0: the prefill of the prompt; then one decode
+    step each), as the program's flat inputs: tokens [1, n], and with a KV cache the position [1]."""
+    import torch
+
+    def ids(values):
+        return torch.tensor([values], dtype=torch.long)
+
+    if case.kv_cache:
+        if step == 0 and not case.dynamic_shape:  # a static program takes one token a call
+            return [[ids([token]), torch.tensor([position])] for position, token in enumerate(tokens)]
+        start = 0 if step == 0 else len(tokens) - 1
+        return [[ids(tokens[start:]), torch.tensor([start])]]
+    if case.dynamic_shape:
+        return [[ids(tokens)]]
+    window = tokens[-MAX_SEQ_LENGTH:]  # the static program's fixed window, padded on the left with token 0
+    return [[ids([0] * (MAX_SEQ_LENGTH - len(window)) + window)]]
+
+
+def reference_calls(case: LlmCase, module: Any) -> tuple[list[list[Any]], list[Any]]:
+    """The calls a prefill and ``DECODE_STEPS`` greedy steps make, each next token the reference's argmax, and the
+    reference's logits for each call: ``module`` (a graph the pipeline made) run by PyTorch."""
+    import torch
+
+    tokens, calls, outputs = prompt(), [], []
+    for step in range(DECODE_STEPS + 1):
+        step_calls = call_inputs(case, tokens, step)
+        for call in step_calls:
+            with torch.no_grad():
+                logits = module(call[0], {"input_pos": call[1]}) if case.kv_cache else module(call[0])
+            calls.append(call)
+            outputs.append(logits.detach().clone())
+        tokens = [*tokens, int(outputs[-1].reshape(-1, outputs[-1].shape[-1])[-1].argmax())]
+    return calls, outputs
+
+
+def contents(edge: Any) -> dict[str, Any]:
+    """The ``ExportRecord`` fields that count what the partitioner delegated in the lowered edge program."""
+    from repro.harness.program_contents import delegated_and_outside_ops, is_delegate_call
+
+    inside, outside = delegated_and_outside_ops(edge)
+    return {"delegates": sum(1 for node in edge.exported_program().graph.nodes if is_delegate_call(node)),
+            "nodes_inside": len(inside), "nodes_outside": len(outside), "ops_outside": sorted(set(outside))}
+
+
+def export(case: LlmCase, lowering: str, folder: Path) -> ExportRecord:
+    """Runs the pipeline for ``case`` in this process (``workaround.install()`` first for the workaround), writing
+    ``program.pte``, and ``reference.pt`` (the calls and the reference's outputs) when the graph reached the
+    partitioner."""
+    import torch
+    from executorch.examples.models.llama import export_llama_lib
+    from executorch.extension.llm.export.builder import LLMEdgeManager
+
+    write_checkpoint(case, folder)
+    if lowering == "workaround":
+        import workaround
+
+        workaround.install()
+    seen: dict[str, Any] = {}
+    lower = LLMEdgeManager.to_edge_transform_and_lower
+
+    def lowered_after_keeping_the_reference(self, *arguments, **options):
+        seen["reference"] = copy.deepcopy(self.pre_autograd_graph_module)
+        result = lower(self, *arguments, **options)
+        seen["contents"] = contents(self.edge_manager)  # before to_executorch adds its out variants and allocs
+        return result
+
+    LLMEdgeManager.to_edge_transform_and_lower = lowered_after_keeping_the_reference
+    try:
+        export_llama_lib.export_llama(llm_config(case, folder))
+        error = None
+    except Exception as exception:  # the pipeline's failure is the finding
+        lines = str(exception).strip().splitlines() or [""]
+        error = f"{type(exception).__name__}: {lines[-1][:300]}"
+        traceback.print_exc()
+    finally:
+        LLMEdgeManager.to_edge_transform_and_lower = lower
+    if "reference" in seen:
+        calls, outputs = reference_calls(case, seen["reference"])
+        torch.save({"calls": calls, "outputs": outputs}, folder / "reference.pt")
+    counts = seen.get("contents", dict.fromkeys(("delegates", "nodes_inside", "nodes_outside", "ops_outside")))
+    record = ExportRecord(case.name, lowering, error, **counts)
+    (folder / "record.json").write_text(json.dumps(asdict(record), indent=1))
+    return record
+
+
+if __name__ == "__main__":  # python -m repro.harness.llm_pipeline CASE LOWERING FOLDER
+    export(LlmCase.from_name(sys.argv[1]), sys.argv[2], Path(sys.argv[3]))
