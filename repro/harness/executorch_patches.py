@@ -5,11 +5,11 @@ The changes are tracked patch series (``repro/patches/executorch/<series>/NNNN-*
 to the 1.5.1 wheel's). They are proven the way a reviewer would check them: ``git apply`` to a copy of
 what is installed, then run. Nothing here changes the installed packages.
 
-- Python series (``copy-exclusion``, ``channels-last``, ``semantics``): ``overlay`` copies the installed
-  ``executorch/backends/openvino`` into ``<folder>/executorch/backends/`` (its sibling backends
-  symlinked) and applies the series there. With ``<folder>`` first on ``PYTHONPATH`` a child process
-  imports the patched backend: ``executorch`` is a namespace package, so ``executorch.exir`` and the rest
-  still come from the installed wheel.
+- Python series (``copy-exclusion``, ``channels-last``, ``semantics``, ``llm-unquantized``): ``overlay`` copies
+  the installed ``executorch/backends/openvino`` into ``<folder>/executorch/backends/`` (its sibling backends
+  symlinked), and ``executorch/examples/models/llama`` (the LLM pipeline) likewise, and applies the series
+  there. With ``<folder>`` first on ``PYTHONPATH`` a child process imports the patched backend: ``executorch``
+  is a namespace package, so ``executorch.exir`` and the rest still come from the installed wheel.
 - The C++ series (``blob-lifetime``, ``output-order``): ``build_backend`` copies ``backends/openvino/runtime``
   from an ExecuTorch checkout, applies the series and compiles ``libexecutorch_backend_openvino.so`` against the
   installed wheel's headers and ``libexecutorch.so`` (about a second; the source dlopens OpenVINO's C API
@@ -28,10 +28,11 @@ from pathlib import Path
 PATCHES = Path(__file__).resolve().parents[1] / "patches" / "executorch"
 COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS, BLOB_LIFETIME = "copy-exclusion", "channels-last", "semantics", \
     "blob-lifetime"
+LLM_UNQUANTIZED = "llm-unquantized"  # export_llm with the OpenVINO backend and no weight compression exports
 OUTPUT_ORDER = "output-order"  # execute() sets each output before the inputs: shipped programs' copies right
 PRECISION = "precision"  # the OpenVINO properties among the compile specs, at compile and at import
 IMPORT_REASON = "import-reason"  # a model that does not import logs OpenVINO's reason (a foreign CPU's blob)
-PYTHON_SERIES = (COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS)
+PYTHON_SERIES = (COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS, LLM_UNQUANTIZED)
 # Change the C++ runtime, in the order they apply.
 RUNTIME_SERIES = (BLOB_LIFETIME, OUTPUT_ORDER, PRECISION, IMPORT_REASON)
 OP_TESTS = "backends/openvino/tests/*"  # what a series adds to or changes in ExecuTorch's own op tests
@@ -76,19 +77,34 @@ def installed_folder(package: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
+# The installed wheel's trees a Python series may change, relative to the executorch package folder.
+PATCHED_TREES = (Path("backends/openvino"), Path("examples/models/llama"))
+
+
 def overlay(folder: str | Path, patches: Iterable[Path], include: str | None = None) -> Path:
     """``folder`` holding ``executorch/backends`` with the installed OpenVINO backend copied and patched (see
-    the module docstring); returns ``folder``, to put first on ``PYTHONPATH``."""
-    backends = installed_folder("executorch.backends")
+    the module docstring), and ``executorch/examples/models`` with the installed LLM example likewise; returns
+    ``folder``, to put first on ``PYTHONPATH``."""
+    installed = installed_folder("executorch.backends").parent
     root = Path(folder)
-    copy = root / "executorch" / "backends"
-    copy.mkdir(parents=True)
-    for entry in backends.iterdir():
-        if entry.name not in ("openvino", "__pycache__"):
-            (copy / entry.name).symlink_to(entry)
-    shutil.copytree(backends / "openvino", copy / "openvino", ignore=shutil.ignore_patterns("__pycache__"))
+    for tree in PATCHED_TREES:
+        copy_beside_links(installed, root / "executorch", tree)
     apply(patches, root / "executorch", include)
     return root
+
+
+def copy_beside_links(installed: Path, copy: Path, tree: Path) -> None:
+    """``copy / tree`` a copy of ``installed / tree``; in each regular package on the way down, what lies beside
+    the path symlinked, so the package imports whole from ``copy`` (``executorch`` itself is a namespace
+    package: the wheel's portion supplies the rest)."""
+    source, target = installed, copy
+    for depth, part in enumerate(tree.parts):
+        target.mkdir(parents=True, exist_ok=True)
+        for entry in source.iterdir() if depth else ():
+            if entry.name not in (part, "__pycache__") and not (target / entry.name).is_symlink():
+                (target / entry.name).symlink_to(entry)
+        source, target = source / part, target / part
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
 
 
 def source_tree(given: str | Path | None = None) -> Path | None:

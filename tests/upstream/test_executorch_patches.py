@@ -9,6 +9,8 @@ says in the real runtime. (ExecuTorch's own op tests with the patches:
 - ``blob-lifetime`` needs an ExecuTorch checkout (``--executorch-source DIR`` or $EXECUTORCH_SOURCE): the
   backend is rebuilt from it with and without the patch, and the stock programs that read constants in
   place run by path with each. Without a checkout those tests skip, saying how to run them.
+- ``llm-unquantized`` (ExecuTorch's LLM example, not the backend): its test passes with it and fails without,
+  and the stock pipeline, as a model owner runs it, exports with it uncompressed and equals its reference.
 """
 
 import json
@@ -100,7 +102,8 @@ def test_series_python_files_apply_to_the_installed_backend(tmp_path, name):
 
 @pytest.mark.parametrize("name", ALL_SERIES)
 def test_series_applies_to_the_executorch_checkout(executorch_source, tmp_path, name):
-    shutil.copytree(executorch_source / "backends" / "openvino", tmp_path / "backends" / "openvino")
+    for tree in patches.PATCHED_TREES:
+        shutil.copytree(executorch_source / tree, tmp_path / tree)
     patches.apply(patches.patch_files(name), tmp_path)
 
 
@@ -135,13 +138,18 @@ def test_patched_python_passes_executorch_lint(tmp_path, name):
     assert not new
 
 
+MYPY_CHECKED = "backends/openvino/"  # of ExecuTorch's .lintrunner.toml MYPY include_patterns, what we change
+
+
 def test_patched_python_passes_executorch_mypy(tmp_path):
     """Every series applied at once (the C++ ones: their op tests), the changed Python files checked as
-    ExecuTorch's lintrunner does (its stock backends/openvino is mypy-clean, so any finding is ours). The
+    ExecuTorch's lintrunner does: those its MYPY ``include_patterns`` take, ``backends/openvino`` (not
+    ``examples/models``; its stock backends/openvino is mypy-clean, so any finding is ours). The
     cache lives in the environment: torch is analysed once per environment, not once per run."""
     every_patch = [patch for name in ALL_SERIES for patch in patches.patch_files(name)]
     root = patches.overlay(tmp_path, every_patch, include="*.py") / "executorch"
-    files = sorted({path for name in ALL_SERIES for path in changed_files(name) if path.endswith(".py")})
+    files = sorted({path for name in ALL_SERIES for path in changed_files(name)
+                    if path.endswith(".py") and path.startswith(MYPY_CHECKED)})
     (root / "mypy-settings.ini").write_text(MYPY_SETTINGS)
     result = run_cli("python", "-m", "mypy", "--config-file=mypy-settings.ini",
                      f"--cache-dir={Path(sys.prefix) / 'mypy-cache-executorch'}", "--explicit-package-bases",
@@ -159,7 +167,8 @@ def test_every_series_passes_executorch_lintrunner(executorch_source, tmp_path):
     checkout.mkdir()
     for name in (".lintrunner.toml", ".mypy.ini", ".flake8", ".clang-format", "pyproject.toml"):
         shutil.copy(executorch_source / name, checkout / name)
-    shutil.copytree(executorch_source / "backends" / "openvino", checkout / "backends" / "openvino")
+    for tree in patches.PATCHED_TREES:
+        shutil.copytree(executorch_source / tree, checkout / tree)
     git = ["git", "-c", "user.name=gate", "-c", "user.email=gate@localhost"]
     for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "stock"]):
         subprocess.run([*git, *command], cwd=checkout, check=True, capture_output=True)
@@ -370,3 +379,37 @@ def test_runtime_patch_benchmarks_without_a_checkout_say_so_in_one_line_and_exit
     assert result.returncode == 2, result.stderr[-2000:]
     assert result.stderr.strip().splitlines()[-1].endswith(
         f"error: give --executorch-source DIR or set {patches.SOURCE_VARIABLE}")
+
+
+# What llm-unquantized adds to ExecuTorch's own tests (in backends/openvino/tests/quantizer: not an op test).
+UNCOMPRESSED_LOWERING_TEST = ("backends/openvino/tests/quantizer/test_llm_compression.py::"
+                              "TestWeightsOnlyQuantization::test_lowering_without_weight_compression")
+
+
+@pytest.mark.parametrize(("applied", "passes"), [(slice(None), True), (slice(1, None), False)],
+                         ids=["with the series", "its test alone"])
+def test_uncompressed_llm_lowering_test_passes_with_the_series_and_fails_without(tmp_path, applied, passes):
+    root = patches.overlay(tmp_path, patches.patch_files(patches.LLM_UNQUANTIZED)[applied])
+    tests = root / "executorch" / "backends" / "openvino" / "tests" / "quantizer"  # imports its models by name
+    result = run_cli("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", UNCOMPRESSED_LOWERING_TEST,
+                     cwd=root / "executorch", env=patches.with_search_paths(python_path=os.pathsep.join(
+                         [str(root), str(tests)])), timeout=600)
+    assert (result.returncode == 0) == passes, result.stdout[-3000:]
+    assert passes or "IndexError: list index out of range" in result.stdout, result.stdout[-3000:]
+
+
+def test_the_llm_pipeline_exports_uncompressed_with_the_series_and_equals_its_reference(tmp_path, monkeypatch):
+    """The stock pipeline, as a model owner runs it (``repro/harness/llm_pipeline.py``: ``export_llm``'s config
+    for the Llama example's KV cache and static shapes, no compression), with the series applied: it exports,
+    and a prefill and decode steps equal the reference from bytes (by path the stock blob is freed: another
+    series)."""
+    from repro.harness.llm_pipeline import LlmCase
+    from repro.harness.llm_runs import run_llm_case
+    from repro.harness.program_runner import ProgramRunner
+
+    root = patches.overlay(tmp_path / "overlay", patches.patch_files(patches.LLM_UNQUANTIZED))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
+    with ProgramRunner("bytes", environment=precision.F32_ISA_CAP) as runner:
+        record = run_llm_case(LlmCase("llama3_2", True, False, None), "stock", {"bytes": runner}, tmp_path)
+    assert record.export.error is None, record.export.error
+    assert record.equal, record.as_json()
