@@ -41,6 +41,7 @@ from workaround.patches import MethodPatch
 from workaround.provenance import mark_partitioned_nodes
 from workaround.runtime_kernels import ExecutorchRuntime
 from workaround.semantics import EXACT_WHEN_KEPT, SPECIAL_VALUES, only_float32_or_16
+from workaround.symbolic_sizes import sizes_read_in_the_delegate
 
 
 def _ops_to_keep_for_the_delegate(stock: OpenvinoPartitioner, exported_program: ExportedProgram
@@ -71,7 +72,8 @@ def _partition_without_escaping_copies(stock: OpenvinoPartitioner, exported_prog
                                        ) -> PartitionResult:
     # The stock method, kept before any install(), so both routes run the stock rule exactly once.
     declare_ambiguous_layouts_default(exported_program)
-    result = COPY_RULE.stock(stock, exported_program)
+    with sizes_read_in_the_delegate(stock, exported_program):
+        result = COPY_RULE.stock(stock, exported_program)
     tags = hand_back_unsafe_nodes(result.tagged_exported_program, result.partition_tags, special_values, runtime)
     added = [CompileSpec(GUARDED_KEY, GUARDED_BY)]  # what the checker reads back (workaround.delegate_specs)
     if special_values == "torch":  # its preprocess then rewrites what it can exactly (workaround.exact_rewrites)

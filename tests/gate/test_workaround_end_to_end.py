@@ -90,6 +90,14 @@ def test_two_dimensional_reflection_padding_stays_whole_in_the_delegate(lowered_
     assert record["ops_outside"] == []
 
 
+def test_a_size_read_from_a_dynamic_input_stays_in_the_delegate(lowered_case):
+    """``x.shape[0]`` of a dynamic batch is read inside the delegate (``workaround.symbolic_sizes``), not handed
+    in as a SymInt that lowering cannot take: the whole model stays delegated, its output static."""
+    record = lowered_case("size_used_as_value", WORKAROUND)
+    assert (record["delegates"], record["ops_outside"]) == (1, []), record["ops_outside"]
+    assert "sym_size.int" in record["delegated_ops"], record["delegated_ops"]
+
+
 # Cases whose only op an exact rewrite keeps delegated with special_values="torch" (workaround.exact_rewrites).
 REWRITTEN_IN_THE_DELEGATE = {"relu_of_nan", "sign_of_nan", "max_pool_of_nan", "softmax_of_a_nan_row"}
 
