@@ -9,7 +9,8 @@ exported with ExecuTorch's pipeline default (``enable_dynamic_shape=true``) lost
 ExecuTorch's kernels that way, and then failed in the pipeline's ``ConvertToLinearPass``.
 
 Enabled by name, through the stock partitioner's own ``_enabled_ops_by_name`` (which it fills for NNCF's
-patterns), the sizes are read inside the delegate from its tensor inputs, for the one partitioning call.
+patterns), the sizes are read inside the delegate from its tensor inputs, for the one partitioning call. The
+upstream fix looks such ops up by their qualified name (``repro/patches/executorch/symbolic-sizes``).
 """
 
 import contextlib

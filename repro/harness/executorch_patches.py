@@ -5,11 +5,12 @@ The changes are tracked patch series (``repro/patches/executorch/<series>/NNNN-*
 to the 1.5.1 wheel's). They are proven the way a reviewer would check them: ``git apply`` to a copy of
 what is installed, then run. Nothing here changes the installed packages.
 
-- Python series (``copy-exclusion``, ``channels-last``, ``semantics``, ``llm-unquantized``): ``overlay`` copies
-  the installed ``executorch/backends/openvino`` into ``<folder>/executorch/backends/`` (its sibling backends
-  symlinked), and ``executorch/examples/models/llama`` (the LLM pipeline) likewise, and applies the series
-  there. With ``<folder>`` first on ``PYTHONPATH`` a child process imports the patched backend: ``executorch``
-  is a namespace package, so ``executorch.exir`` and the rest still come from the installed wheel.
+- Python series (``copy-exclusion``, ``channels-last``, ``semantics``, ``llm-unquantized``,
+  ``symbolic-sizes``): ``overlay`` copies the installed ``executorch/backends/openvino`` into
+  ``<folder>/executorch/backends/`` (its sibling backends symlinked), and ``executorch/examples/models/llama``
+  (the LLM pipeline) likewise, and applies the series there. With ``<folder>`` first on ``PYTHONPATH`` a child
+  process imports the patched backend: ``executorch`` is a namespace package, so ``executorch.exir`` and the rest
+  still come from the installed wheel.
 - The C++ series (``blob-lifetime``, ``output-order``): ``build_backend`` copies ``backends/openvino/runtime``
   from an ExecuTorch checkout, applies the series and compiles ``libexecutorch_backend_openvino.so`` against the
   installed wheel's headers and ``libexecutorch.so`` (about a second; the source dlopens OpenVINO's C API
@@ -29,10 +30,11 @@ PATCHES = Path(__file__).resolve().parents[1] / "patches" / "executorch"
 COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS, BLOB_LIFETIME = "copy-exclusion", "channels-last", "semantics", \
     "blob-lifetime"
 LLM_UNQUANTIZED = "llm-unquantized"  # export_llm with the OpenVINO backend and no weight compression exports
+SYMBOLIC_SIZES = "symbolic-sizes"  # the partitioner delegates aten.sym_size.int: dynamic shapes lower
 OUTPUT_ORDER = "output-order"  # execute() sets each output before the inputs: shipped programs' copies right
 PRECISION = "precision"  # the OpenVINO properties among the compile specs, at compile and at import
 IMPORT_REASON = "import-reason"  # a model that does not import logs OpenVINO's reason (a foreign CPU's blob)
-PYTHON_SERIES = (COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS, LLM_UNQUANTIZED)
+PYTHON_SERIES = (COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS, LLM_UNQUANTIZED, SYMBOLIC_SIZES)
 # Change the C++ runtime, in the order they apply.
 RUNTIME_SERIES = (BLOB_LIFETIME, OUTPUT_ORDER, PRECISION, IMPORT_REASON)
 OP_TESTS = "backends/openvino/tests/*"  # what a series adds to or changes in ExecuTorch's own op tests

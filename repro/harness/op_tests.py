@@ -27,7 +27,7 @@ from repro.harness import precision
 PROJECT = Path(__file__).resolve().parents[2]
 # What each Python series adds to backends/openvino/tests/ops.
 NEW_OP_TESTS = {patches.COPY_EXCLUSION: "test_copy.py", patches.CHANNELS_LAST: "test_dim_order.py",
-                patches.SEMANTICS: "test_semantics.py"}
+                patches.SEMANTICS: "test_semantics.py", patches.SYMBOLIC_SIZES: "test_dynamic_size.py"}
 # What each C++ series adds: run against the runtime backend rebuilt with and without the C++ series.
 RUNTIME_OP_TESTS = {patches.BLOB_LIFETIME: "test_load_by_path.py", patches.OUTPUT_ORDER: "test_execute.py",
                     patches.PRECISION: "test_precision.py", patches.IMPORT_REASON: "test_import_error.py"}
