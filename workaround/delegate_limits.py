@@ -8,7 +8,9 @@ Measured with ExecuTorch 1.5.1 and OpenVINO 2026.4.1, stock partitioner and real
   dynamic batch returns the upper bound's shape, (16, 3) for a (4, 3) input, silently. Dynamic
   inputs are fine (``sin(x).sum(0)`` is right for every batch), so only outputs count;
 - a size used as a value (``x * x.shape[0]`` with a dynamic batch): the partition would take a SymInt
-  input, and lowering fails (``'SymInt' object has no attribute 'type'``).
+  input, and lowering fails (``'SymInt' object has no attribute 'type'``);
+- a size read inside a partition (``workaround.symbolic_sizes``) and used outside it: the partition would
+  return a SymInt, and the delegate fails at run time ("expected tensor for output 0", error 0x12).
 
 Such tensors are still fine *inside* a partition; only the boundary is kept clear of them.
 """
@@ -35,6 +37,8 @@ def is_dynamic(tensor: torch.Tensor) -> bool:
 
 def output_limit(node: torch.fx.Node) -> str | None:
     """Why ``node``'s result cannot leave a partition, or None."""
+    if isinstance(node.meta.get("val"), torch.SymInt):
+        return "a size (SymInt) returned"
     for tensor in tensors(node.meta.get("val")):
         if is_dynamic(tensor):
             return "dynamic-shaped output"
