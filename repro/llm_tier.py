@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return ExitStatus.UNTESTABLE
     from repro.harness.cpu_classes import process_class
-    from repro.harness.llm_runs import LlmRecord, exported, run_loads
+    from repro.harness.llm_runs import exported, record_of
     from repro.harness.precision import f32_environment
     from repro.harness.program_runner import ProgramRunner
 
@@ -93,8 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         records = []
         for (case, lowering), export in zip(pairs, exports, strict=True):
             print(f"{case.name}: {lowering}", file=sys.stderr, flush=True)
-            runs = {} if export.error else run_loads(folder / f"{case.name}.{lowering}", runners)
-            records.append(LlmRecord(export, runs))
+            records.append(record_of(export, folder / f"{case.name}.{lowering}", runners))
     print(table(records))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

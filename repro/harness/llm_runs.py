@@ -93,8 +93,12 @@ def run_loads(folder: Path, runners: dict[str, ProgramRunner]) -> dict[str, Load
     return runs
 
 
+def record_of(export: ExportRecord, folder: Path, runners: dict[str, ProgramRunner]) -> LlmRecord:
+    """The record of an export whose files are in ``folder``: its program run by each runner, unless it failed."""
+    return LlmRecord(export, {} if export.error is not None else run_loads(folder, runners))
+
+
 def run_llm_case(case: LlmCase, lowering: str, runners: dict[str, ProgramRunner], folder: Path) -> LlmRecord:
-    record = exported(case, lowering, folder / f"{case.name}.{lowering}")
-    if record.error is not None:
-        return LlmRecord(record, {})
-    return LlmRecord(record, run_loads(folder / f"{case.name}.{lowering}", runners))
+    """``case`` exported into ``folder`` and run: the tests' route (the tier exports side by side first)."""
+    files = folder / f"{case.name}.{lowering}"
+    return record_of(exported(case, lowering, files), files, runners)
