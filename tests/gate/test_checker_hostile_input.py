@@ -221,14 +221,19 @@ def test_a_name_no_encoding_can_show_is_escaped(tmp_path):
     assert result.stdout.splitlines()[-1].startswith(f"{tmp_path}/mod\\udce8le.pte: 1 OpenVINO delegate(s), ")
 
 
+# The checker on argv[1], exec'd (same process) with SIGINT's default disposition, which an exec keeps.
+AT_A_TERMINAL = ("import os, signal, sys\n"
+                 "signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
+                 "os.execv(sys.executable, [sys.executable, '-m', 'workaround.check', sys.argv[1]])\n")
+
+
 def interrupted_check(path):
     """(exit code, stdout, stderr) of the checker on ``path``, sent Ctrl-C as soon as it has the file open. The
     child gets SIGINT's default disposition, as at a terminal: a run started in the background (``cmd &``) ignores
     SIGINT, children inherit that, and Python then installs no handler (the test failed so, every check ending
     with its verdict)."""
-    child = subprocess.Popen([sys.executable, "-m", "workaround.check", str(path)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, cwd=PROJECT,
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    child = subprocess.Popen([sys.executable, "-c", AT_A_TERMINAL, str(path)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, cwd=PROJECT)
     deadline = time.monotonic() + 60
     while not any(os.path.realpath(link) == str(path) for link in Path(f"/proc/{child.pid}/fd").iterdir()):
         assert time.monotonic() < deadline, "the checker never opened the file"
