@@ -25,6 +25,7 @@ if not __package__:
 from repro.harness import cli
 from repro.harness.cli import ExitStatus
 from repro.harness.llm_pipeline import LlmCase, every_case
+from repro.reports import markdown as md
 
 LOWERINGS = ("stock", "workaround")
 LOADS = ("bytes", "path")
@@ -50,18 +51,16 @@ def contents(record) -> str:
 
 
 def table(records: Sequence) -> str:
-    lines = ["| case | lowering | delegates / nodes outside | " + " | ".join(LOADS) + " |",
-             "|---|---|---|" + "---|" * len(LOADS)]
-    lines += [f"| {r.export.case} | {r.export.lowering} | {contents(r)} | "
-              + " | ".join(cell(r, load) for load in LOADS) + " |" for r in records]
-    return "\n".join(lines)
+    return md.table(["case", "lowering", "delegates / nodes outside", *LOADS],
+                    [[r.export.case, r.export.lowering, contents(r), *(cell(r, load) for load in LOADS)]
+                     for r in records])
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 every workaround case equals its reference both "
                         "ways, 1 some does not, 2 usage error, 125 could not test (the ExecuTorch stack or NNCF "
                         "is missing)")
-    parser.add_argument("--cases", type=lambda text: [item for item in text.split(",") if item],
+    parser.add_argument("--cases", type=cli.comma_separated,
                         help="comma-separated case names, MODEL-kv|nokv-static|dynamic-none|8wo|4wo (default: "
                              "every one)")
     parser.add_argument("--json", type=Path, help="also write the records to this file")

@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 every workaround run equals eager, 1 some "
                         "workaround run does not, 2 usage error, 125 could not test (transformers or the "
                         "ExecuTorch stack is missing)")
-    parser.add_argument("--models", type=lambda text: [item for item in text.split(",") if item],
+    parser.add_argument("--models", type=cli.comma_separated,
                         help="comma-separated model names (default: all)")
     parser.add_argument("--json", type=Path, help="also write the records to this file")
     args = parser.parse_args(argv)

@@ -34,6 +34,11 @@ def parser(description: str, exit_codes: str, **options: Any) -> OneLineErrors:
     return OneLineErrors(description=description, epilog=exit_codes, **options)
 
 
+def comma_separated(text: str) -> list[str]:
+    """argparse type: the names in a comma-separated list, empty ones left out."""
+    return [item for item in text.split(",") if item]
+
+
 def positive_int(text: str) -> int:
     """argparse type: a whole number >= 1."""
     try:

@@ -3,8 +3,8 @@ export, and nothing is written."""
 
 import pytest
 
-from tests.bad_input import assert_one_line, digests
-from tests.helpers import REPRO, run_cli
+from tests.bad_input import assert_refused_creating_nothing
+from tests.helpers import REPRO
 
 pytest.importorskip("torch")
 
@@ -17,10 +17,4 @@ pytest.importorskip("torch")
     (["--jobs", "0"], "--jobs: must be at least 1, got 0"),
 ], ids=["unknown_model_class", "unknown_compression", "not_four_parts", "json_under_a_file", "no_jobs"])
 def test_bad_input_is_one_line_and_creates_nothing(tmp_path, arguments, says):
-    (tmp_path / "file").write_text("a file")
-    before = digests(tmp_path)
-    arguments = [part.format(file=tmp_path / "file") for part in arguments]
-    result = run_cli("python", REPRO / "llm_tier.py", *arguments, timeout=300)
-    assert assert_one_line(result, 2, says).startswith("llm_tier.py: error: ")
-    assert digests(tmp_path) == before
-    assert sorted(tmp_path.iterdir()) == [tmp_path / "file"]
+    assert_refused_creating_nothing(tmp_path, REPRO / "llm_tier.py", arguments, says)
