@@ -9,8 +9,9 @@ Measured with ExecuTorch 1.5.1 and OpenVINO 2026.4.1, stock partitioner and real
   inputs are fine (``sin(x).sum(0)`` is right for every batch), so only outputs count;
 - a size used as a value (``x * x.shape[0]`` with a dynamic batch): the partition would take a SymInt
   input, and lowering fails (``'SymInt' object has no attribute 'type'``);
-- a size read inside a partition (``workaround.symbolic_sizes``) and used outside it: the partition would
-  return a SymInt, and the delegate fails at run time ("expected tensor for output 0", error 0x12).
+- a size or condition computed inside a partition (``workaround.symbolic_sizes``) and used outside it: the
+  partition would return a SymInt (or SymBool), and the delegate fails at run time ("expected tensor for
+  output 0", error 0x12).
 
 Such tensors are still fine *inside* a partition; only the boundary is kept clear of them.
 """
@@ -37,8 +38,8 @@ def is_dynamic(tensor: torch.Tensor) -> bool:
 
 def output_limit(node: torch.fx.Node) -> str | None:
     """Why ``node``'s result cannot leave a partition, or None."""
-    if isinstance(node.meta.get("val"), torch.SymInt):
-        return "a size (SymInt) returned"
+    if isinstance(node.meta.get("val"), torch.SymInt | torch.SymBool):
+        return f"a number ({type(node.meta['val']).__name__}) returned"
     for tensor in tensors(node.meta.get("val")):
         if is_dynamic(tensor):
             return "dynamic-shaped output"
@@ -57,8 +58,8 @@ def may_cross_a_boundary_it_cannot(node: torch.fx.Node) -> bool:
 
 def input_limit(node: torch.fx.Node) -> str | None:
     """Why ``node``'s result cannot enter a partition, or None."""
-    if isinstance(node.meta.get("val"), torch.SymInt):
-        return "a size (SymInt) used as a value"
+    if isinstance(node.meta.get("val"), torch.SymInt | torch.SymBool):
+        return f"a number ({type(node.meta['val']).__name__}) used as a value"
     for tensor in tensors(node.meta.get("val")):
         if empty_or_scalar(tensor):
             return f"{empty_or_scalar(tensor)} tensor"

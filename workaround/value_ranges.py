@@ -10,7 +10,10 @@ The proof is interval arithmetic over the graph, in exact Python integers (no wr
 - a user input may hold any value of its dtype, except that a tensor used as the indices of an embedding
   (bag), ``index_select``, ``gather`` or advanced indexing into a dimension of static size ``n`` holds values in
   ``[-n, n - 1]``, and an embedding bag's offsets lie within its indices, ``[0, len(indices)]`` (any other
-  value makes PyTorch and ExecuTorch's kernels fail, so no correct run has one);
+  value makes PyTorch and ExecuTorch's kernels fail, so no correct run has one), and a tensor read as a number
+  (``.item()``) holds the range torch.export proved for that number from the model's checks (``torch._check``,
+  the bounds of the ``narrow`` it positions): eager PyTorch refuses any other value, and ExecuTorch drops the
+  checks, so a run with one is not a run of the model (a KV cache's position, read this way with dynamic shapes);
 - parameters, buffers and lifted constants hold their actual values, and so does every node computed from them
   alone (``workaround.constant_folding``: evaluated with PyTorch);
 - ``arange``, ``full`` and friends hold what their arguments say; copies, views, concatenations and
@@ -98,6 +101,8 @@ class ValueRanges:
         self.bounds: dict[torch.fx.Node, Interval] = {}
         self.assumed: set[torch.fx.Node] = set()  # nodes whose range is only their dtype's: nothing proven
         index_bounds = indices_bounded_by_shapes(exported_program.graph)
+        for source, interval in numbers_bounded_by_checks(exported_program.graph).items():
+            narrow(index_bounds, source, interval)
         for node in exported_program.graph.nodes:
             dtype = integral_dtype(node)
             if dtype is None:
@@ -406,6 +411,32 @@ def constant_interval(exported_program: ExportedProgram, node: torch.fx.Node) ->
     return Interval(int(tensor.min()), int(tensor.max()))
 
 
+def narrow(found: dict[torch.fx.Node, Interval], node: torch.fx.Node, interval: Interval) -> None:
+    """What ``found`` knows of ``node``, narrowed to ``interval`` too."""
+    found[node] = found[node].intersection(interval) if node in found else interval
+
+
+def numbers_bounded_by_checks(graph: torch.fx.Graph) -> dict[torch.fx.Node, Interval]:
+    """Tensors read as a number (``.item()``) whose number torch.export bounded: their values lie in its range,
+    and so do those of the one-element tensors it was selected or viewed from (a KV cache's ``input_pos[0]``)."""
+    found: dict[torch.fx.Node, Interval] = {}
+    for node in graph.nodes:
+        number, source = node.meta.get("val"), node.args[0] if node.args else None
+        if not (node.op == "call_function" and node.target is aten._local_scalar_dense.default
+                and isinstance(number, torch.SymInt) and (interval := symint_interval(number)) is not None):
+            continue
+        while isinstance(source, torch.fx.Node):
+            narrow(found, source, interval)
+            inner = source.args[0] if source.op == "call_function" and aten_op(source) in SELECTING else None
+            source = inner if isinstance(inner, torch.fx.Node) and numel(inner) == 1 else None
+    return found
+
+
+def numel(node: torch.fx.Node) -> int | None:
+    shape = sizes(node)
+    return None if shape is None else math.prod(shape)
+
+
 def indices_bounded_by_shapes(graph: torch.fx.Graph) -> dict[torch.fx.Node, Interval]:
     """Tensors used as indices into a dimension of static size n: their values lie in [-n, n - 1]."""
     found: dict[torch.fx.Node, Interval] = {}
@@ -418,7 +449,7 @@ def indices_bounded_by_shapes(graph: torch.fx.Graph) -> dict[torch.fx.Node, Inte
             return
         extent = shape[dim]
         interval = Interval(-extent, extent - 1)
-        found[indices] = found[indices].intersection(interval) if indices in found else interval
+        narrow(found, indices, interval)
 
     for node in graph.nodes:
         if node.op != "call_function":
@@ -431,7 +462,7 @@ def indices_bounded_by_shapes(graph: torch.fx.Graph) -> dict[torch.fx.Node, Inte
             offsets, indices = node.args[2], node.args[1]
             if isinstance(offsets, torch.fx.Node) and isinstance(indices, torch.fx.Node) and sizes(indices):
                 interval = Interval(0, math.prod(sizes(indices) or [0]))
-                found[offsets] = found[offsets].intersection(interval) if offsets in found else interval
+                narrow(found, offsets, interval)
         elif op in (aten.index_select.default, aten.gather.default):
             bound(node.args[2], node.args[0], node.args[1])
         elif op is aten.index.Tensor:

@@ -57,9 +57,15 @@ def tensor_dim_order(tensor: torch.Tensor) -> list[int]:
 def declared_dim_orders(edge: Any) -> list[list[int]]:
     """The dim order the lowered program declares for each output. It is eager's, except where
     torch.export itself returns a contiguous copy for a view eager keeps strided (reshape of a
-    channels-last tensor): no ExecuTorch program can return eager's dim order there."""
-    output = next(node for node in edge.exported_program().graph.nodes if node.op == "output")
-    return [tensor_dim_order(arg.meta["val"]) for arg in output.args[0]]
+    channels-last tensor): no ExecuTorch program can return eager's dim order there. A buffer the program
+    writes (a KV cache) is an output of the graph but not of the program: not counted."""
+    from torch.export.graph_signature import OutputKind
+
+    program = edge.exported_program()
+    output = next(node for node in program.graph.nodes if node.op == "output")
+    kinds = [spec.kind for spec in program.graph_signature.output_specs]
+    return [tensor_dim_order(arg.meta["val"]) for arg, kind in zip(output.args[0], kinds, strict=True)
+            if kind == OutputKind.USER_OUTPUT]
 
 
 def compare_outputs(case: Case, actual: Sequence[torch.Tensor], expected: Sequence[torch.Tensor],

@@ -415,6 +415,36 @@ def _dynamic_batch_scale(x):
     return (x * x.shape[0]).sum(0)
 
 
+class CacheWrittenAtPosition(torch.nn.Module):
+    """One step of a KV-cache decoder exported with dynamic lengths, as ExecuTorch's Llama is with
+    ``enable_dynamic_shape``: the position is read with ``.item()``, bounded by ``torch._check``, and both the
+    rotation table and the cache are narrowed at it (the cache written in place), and attention reads the rows
+    written so far (ExecuTorch leaves a written buffer's first contents undefined); the last token's row is
+    returned."""
+
+    LENGTH = 16
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("keys", torch.zeros(1, self.LENGTH, 4), persistent=False)
+        self.register_buffer("rotation", uniform(self.LENGTH, 4))
+        self.project = seeded(torch.nn.Linear, 4, 4)
+
+    def forward(self, x: torch.Tensor, input_pos: torch.Tensor) -> torch.Tensor:
+        position = input_pos[0].item()
+        torch._check_is_size(position)
+        torch._check(position < self.LENGTH)
+        length = x.size(1)
+        key = self.project(x) * self.rotation.narrow(0, position, length)
+        self.keys.narrow(1, position, length).copy_(key)
+        written = self.keys.narrow(1, 0, position + length)
+        return (torch.softmax(key @ written.transpose(-1, -2), -1) @ written)[:, -1]
+
+
+def _dynamic_length_and_position():
+    return (({1: torch.export.Dim("length", max=CacheWrittenAtPosition.LENGTH - 1)}, None),)
+
+
 def _events_in_window(timestamps, weights):
     """Weights of the events whose int32 Unix time lies in [1700000001, 1700000003)."""
     inside = (timestamps >= 1700000001) & (timestamps < 1700000003)
@@ -482,6 +512,10 @@ SEMANTICS_CASES = [
          stock=fails_to_lower("OpenVINO's partitioner keeps pixel_shuffle undecomposed but cannot take it")),
     Case("size_used_as_value", "(x * x.shape[0]).sum(0), batch dynamic", _dynamic_batch_scale,
          lambda: (uniform(4, 3),), dynamic_shapes=_dynamic_batch, stock=fails_to_lower(SIZE_AS_VALUE)),
+    Case("cache_written_at_position", "KV cache narrowed at input_pos[0].item() and written, length dynamic",
+         seeded(CacheWrittenAtPosition).requires_grad_(False),  # a write into a buffer needs frozen weights
+         lambda: (uniform(1, 3, 4), torch.tensor([0])), atol=CONV_ATOL,
+         dynamic_shapes=_dynamic_length_and_position, stock=fails_to_lower(SIZE_AS_VALUE)),
     Case("nan_greater_than", "x > 0, x = [nan, 1]", lambda x: x > 0,
          lambda: (exactly(NAN, 1.0, -1.0, dtype=torch.float32),), exact_outputs=(0,),
          stock=wrong(NAN_GREATER, right_on=frozenset({CpuClass.AVX2})), special_values=True),

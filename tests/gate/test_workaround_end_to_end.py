@@ -34,6 +34,7 @@ from repro.harness.lowerings import (  # noqa: E402
     Lowering,
     as_lowering,
 )
+from repro.harness.program_runner import RunStatus  # noqa: E402
 from tests.graph_models import copy_used_inside_and_outside, partitions_around_an_unsupported_op  # noqa: E402
 from tests.workaround_expectations import (  # noqa: E402
     CANNOT_HAND_BACK,
@@ -90,12 +91,36 @@ def test_two_dimensional_reflection_padding_stays_whole_in_the_delegate(lowered_
     assert record["ops_outside"] == []
 
 
-def test_a_size_read_from_a_dynamic_input_stays_in_the_delegate(lowered_case):
-    """``x.shape[0]`` of a dynamic batch is read inside the delegate (``workaround.symbolic_sizes``), not handed
-    in as a SymInt that lowering cannot take: the whole model stays delegated, its output static."""
-    record = lowered_case("size_used_as_value", WORKAROUND)
+@pytest.mark.parametrize(("case", "read_inside"), [("size_used_as_value", "sym_size.int"),
+                                                    ("cache_written_at_position", "_local_scalar_dense.default")])
+def test_sizes_and_positions_read_from_dynamic_inputs_stay_in_the_delegate(lowered_case, case, read_inside):
+    """``x.shape[0]`` of a dynamic batch, and a KV cache's position read with ``.item()``, are computed inside the
+    delegate (``workaround.symbolic_sizes``), not handed in as a SymInt that lowering cannot take: the whole model
+    stays delegated, its output static."""
+    record = lowered_case(case, WORKAROUND)
     assert (record["delegates"], record["ops_outside"]) == (1, []), record["ops_outside"]
-    assert "sym_size.int" in record["delegated_ops"], record["delegated_ops"]
+    assert read_inside in record["delegated_ops"], record["delegated_ops"]
+
+
+# (length, position) of successive calls: a prefill, decode steps, a step back, the last rows of the cache; each
+# call reads only rows written before or by it.
+CACHE_CALLS = [(3, 0), (1, 3), (1, 4), (5, 5), (2, 1), (4, 10), (1, 14), (1, 15)]
+
+
+@pytest.mark.parametrize("load", GATE_LOADS)
+def test_a_cache_written_at_dynamic_positions_equals_eager_call_after_call(lowered_case, runners, load):
+    """One loaded program, called at each length and position in turn, its cache carried from call to call, as a
+    decoder's runner calls it: each call's output equals eager's, which carries its own cache the same way."""
+    case = catalogue.CASES["cache_written_at_position"]
+    calls = [(catalogue.uniform(1, length, 4) * (number + 1), torch.tensor([position]))
+             for number, (length, position) in enumerate(CACHE_CALLS)]
+    module = catalogue.seeded(catalogue.CacheWrittenAtPosition)  # its own cache, as the program's starts
+    with torch.no_grad():
+        expected = [module(*call) for call in calls]
+    run = runners[load].run_calls(lowered_case("cache_written_at_position", WORKAROUND)["pte"], calls)
+    assert run.status == RunStatus.OK, run.detail
+    differences = [max_abs_diff(output[0], want) for output, want in zip(run.outputs, expected, strict=True)]
+    assert max(differences) <= case.atol, differences
 
 
 # Cases whose only op an exact rewrite keeps delegated with special_values="torch" (workaround.exact_rewrites).
