@@ -31,7 +31,9 @@ values as the delegate; ``docs/design.md``, "Semantics") and is stated as a reas
   ``mul``, ``abs``, ``sum``, ``cumsum``, ``maximum``, ``where``, ``topk``, ``argmax``, ``sign``.
 - **float16 is computed in float32 and rounded only where it leaves**: ``x.half().float()`` is ``x``, and
   ``x.half() * 2`` keeps float32 precision until its Result. Every node making a float16 tensor that a node of
-  its own partition reads is handed back, so each float16 value is rounded where PyTorch rounds it.
+  its own partition reads is handed back, so each float16 value is rounded where PyTorch rounds it. Except a
+  compressed weight's decompression (``decompressed_weight``): OpenVINO decompresses it exactly, in float32,
+  where PyTorch rounds it to float16; it stays, held to the exact decompression (docs/design.md).
 
 **IEEE special values** (NaN, +-inf, -0.0) are a choice, ``special_values``: with ``"torch"`` the ops
 measured to treat them differently (``IEEE_DIFFERENCES``: NaN dropped by ``relu``, ``clamp``, ``maximum``,
@@ -278,12 +280,40 @@ def computes_differently(node: torch.fx.Node, ranges: ValueRanges, special_value
             or (special_values_differ(node) if special_values == "torch" else None))
 
 
-def float16_rounding_dropped(node: torch.fx.Node, partition_of: Callable[[torch.fx.Node], str | None]
-                             ) -> str | None:
-    """A float16 value made in a partition and read there by a node that does not just move it: OpenVINO keeps
-    it in float32, so PyTorch's rounding to float16 never happens."""
+def is_float16(node: torch.fx.Node) -> bool:
     made = tensors(node.meta.get("val"))
-    if node.op != "call_function" or not made or made[0].dtype is not torch.float16:
+    return node.op == "call_function" and bool(made) and made[0].dtype is torch.float16
+
+
+def is_conversion_to_float32(node: torch.fx.Node) -> bool:
+    return aten_op(node) in CONVERTING and node.kwargs.get("dtype") is torch.float32
+
+
+def decompressed_weight(node: torch.fx.Node, ranges: ValueRanges) -> bool:
+    """A float16 value computed from constants alone, integers among them (the compressed weight), and read only
+    by a conversion to float32 or by more such values: a compressed weight's decompression (NNCF's
+    ``(q - zero_point) * scale`` of uint8 or 4-bit ``q`` and a float16 ``scale``). OpenVINO keeps such a weight
+    compressed and decompresses it in float32 in the matmul or gather that reads it: exactly (a 9-bit integer
+    times an 11-bit scale fits float32), where PyTorch rounds the product to float16. Handing it back would
+    decompress every weight in ExecuTorch on every call and feed OpenVINO float32 weights; it stays, and what it
+    is held to is the exact decompression (docs/design.md, "Compressed weights")."""
+    return node in ranges.folding.constant and converted_from_integers(node) and all(
+        is_conversion_to_float32(user) or (is_float16(user) and decompressed_weight(user, ranges))
+        for user in node.users)
+
+
+def converted_from_integers(node: torch.fx.Node) -> bool:
+    """Whether ``node`` is, or is computed from, a conversion of an integer tensor to floating point."""
+    if aten_op(node) in CONVERTING and (source := tensors(tensor_argument(node, 0).meta.get("val"))):
+        return not source[0].dtype.is_floating_point
+    return any(converted_from_integers(source) for source in node.all_input_nodes if source.op == "call_function")
+
+
+def float16_rounding_dropped(node: torch.fx.Node, partition_of: Callable[[torch.fx.Node], str | None],
+                             ranges: ValueRanges) -> str | None:
+    """A float16 value made in a partition and read there by a node that does not just move it: OpenVINO keeps
+    it in float32, so PyTorch's rounding to float16 never happens (a compressed weight's decompression aside)."""
+    if not is_float16(node) or decompressed_weight(node, ranges):
         return None
     tag = partition_of(node)
     if any(partition_of(user) == tag and aten_op(user) not in FLOAT16_KEEPING for user in node.users):
@@ -307,7 +337,7 @@ def semantics_to_hand_back(graph: torch.fx.Graph, ranges: ValueRanges,
         if partition_of(node) is None:
             continue
         if reason := (computes_differently(node, ranges, special_values)
-                      or float16_rounding_dropped(node, partition_of)):
+                      or float16_rounding_dropped(node, partition_of, ranges)):
             for part in with_its_results(node):
                 found.setdefault(part, reason)
     return found

@@ -9,8 +9,9 @@ An export runs in a child (``python -m repro.harness.llm_pipeline``): the pipeli
 process-wide state. The child writes the program, the calls a model owner's runner would make (a prefill, then
 greedy decode steps), and the reference outputs for those calls. The reference is the graph the pipeline hands to
 the partitioner, run by PyTorch: ``torch.export``'s program of the model (eager PyTorch's ops), or for compressed
-weights the graph NNCF's ``compress_pt2e`` made of it (its decompression in PyTorch), so that what is measured is
-the delegate, not the quantization (docs/design.md, "LLMs through ExecuTorch's pipeline").
+weights the graph NNCF's ``compress_pt2e`` made of it with each weight decompressed exactly (in float32, as
+OpenVINO decompresses it, where NNCF's graph rounds it to float16), so that what is measured is the delegate, not
+the quantization (docs/design.md, "LLMs through ExecuTorch's pipeline").
 """
 
 import copy
@@ -77,12 +78,17 @@ def every_case() -> list[LlmCase]:
             for kv_cache in (True, False) for dynamic_shape in (False, True) for compression in COMPRESSIONS]
 
 
+# stock and workaround: the OpenVINO backend without and with workaround.install(); xnnpack: the pipeline's
+# XNNPACK backend instead, the peer a decode step is timed against (benchmarks/llm_decode_cost.py).
+LOWERINGS = ("stock", "workaround", "xnnpack")
+
+
 @dataclass(frozen=True)
 class ExportRecord:
     """What the export child leaves in its folder's ``record.json``."""
 
     case: str
-    lowering: str  # stock | workaround
+    lowering: str  # one of LOWERINGS
     error: str | None  # the pipeline's exception, its type and message's last line, None when it exported
     delegates: int | None
     nodes_inside: int | None  # call_function nodes inside OpenVINO delegates
@@ -90,8 +96,9 @@ class ExportRecord:
     ops_outside: list[str] | None  # those nodes' ops, once each, sorted
 
 
-def llm_config(case: LlmCase, folder: Path) -> Any:
-    """The LlmConfig ``export_llm`` builds from its YAML and command line (Hydra, then OmegaConf), for ``case``."""
+def llm_config(case: LlmCase, folder: Path, lowering: str = "stock") -> Any:
+    """The LlmConfig ``export_llm`` builds from its YAML and command line (Hydra, then OmegaConf), for ``case``
+    with the OpenVINO backend, or XNNPACK's for ``lowering`` xnnpack."""
     from executorch.extension.llm.export.config.llm_config import LlmConfig
     from omegaconf import OmegaConf
 
@@ -103,20 +110,21 @@ def llm_config(case: LlmCase, folder: Path) -> Any:
         # output_name is taken as it is when it ends in .pte (output_dir is then ignored): a full path.
         "export": {"max_seq_length": MAX_SEQ_LENGTH, "max_context_length": MAX_CONTEXT_LENGTH,
                    "output_dir": str(folder), "output_name": str(folder / "program.pte")},
-        "backend": {"openvino": {"enabled": True}},
+        "backend": {"xnnpack" if lowering == "xnnpack" else "openvino": {"enabled": True}},
     }
     if case.compression:
         options["quantization"] = {"pt2e_quantize": case.compression, "group_size": GROUP_SIZE}
     return OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(LlmConfig), OmegaConf.create(options)))
 
 
-def write_checkpoint(case: LlmCase, folder: Path) -> None:
-    """``params.json`` and a seeded random checkpoint with the names the pipeline loads."""
+def write_checkpoint(case: LlmCase, folder: Path, sizes: dict[str, int] | None = None) -> None:
+    """``params.json`` and a seeded random checkpoint with the names the pipeline loads; ``sizes`` overrides the
+    tiny model's (``dim``, ``n_layers``, ...: a benchmark's larger model)."""
     import torch
     from executorch.examples.models.llama.llama_transformer import construct_transformer
     from executorch.examples.models.llama.model_args import ModelArgs
 
-    params = TINY_PARAMS[case.model_class]
+    params = {**TINY_PARAMS[case.model_class], **(sizes or {})}
     (folder / "params.json").write_text(json.dumps(params))
     torch.manual_seed(0)
     model = construct_transformer(ModelArgs(**params, max_seq_len=MAX_CONTEXT_LENGTH,
@@ -171,6 +179,18 @@ def reference_calls(case: LlmCase, module: Any) -> tuple[list[list[Any]], list[A
     return calls, outputs
 
 
+def exactly_decompressed(module: Any) -> Any:
+    """``module`` with each of NNCF's weight decompressors computing ``(q - zero_point) * scale`` in float32 rather
+    than in its scale's float16: the exact weight, which is what OpenVINO computes (``workaround.semantics``,
+    ``decompressed_weight``). A module without compressed weights is returned as it is."""
+    from nncf.torch.quantization.layers import BaseWeightsDecompressor
+
+    for submodule in module.modules():
+        if isinstance(submodule, BaseWeightsDecompressor):
+            submodule._scale = submodule._scale.float()
+    return module
+
+
 def contents(edge: Any) -> dict[str, Any]:
     """The ``ExportRecord`` fields that count what the partitioner delegated in the lowered edge program."""
     from repro.harness.program_contents import delegated_and_outside_ops, is_delegate_call
@@ -180,15 +200,15 @@ def contents(edge: Any) -> dict[str, Any]:
             "nodes_inside": len(inside), "nodes_outside": len(outside), "ops_outside": sorted(set(outside))}
 
 
-def export(case: LlmCase, lowering: str, folder: Path) -> ExportRecord:
+def export(case: LlmCase, lowering: str, folder: Path, sizes: dict[str, int] | None = None) -> ExportRecord:
     """Runs the pipeline for ``case`` in this process (``workaround.install()`` first for the workaround), writing
     ``program.pte``, and ``reference.pt`` (the calls and the reference's outputs) when the graph reached the
-    partitioner."""
+    partitioner; ``sizes``: see ``write_checkpoint``."""
     import torch
     from executorch.examples.models.llama import export_llama_lib
     from executorch.extension.llm.export.builder import LLMEdgeManager
 
-    write_checkpoint(case, folder)
+    write_checkpoint(case, folder, sizes)
     if lowering == "workaround":
         import workaround
 
@@ -197,14 +217,14 @@ def export(case: LlmCase, lowering: str, folder: Path) -> ExportRecord:
     lower = LLMEdgeManager.to_edge_transform_and_lower
 
     def lowered_after_keeping_the_reference(self, *arguments, **options):
-        seen["reference"] = copy.deepcopy(self.pre_autograd_graph_module)
+        seen["reference"] = exactly_decompressed(copy.deepcopy(self.pre_autograd_graph_module))
         result = lower(self, *arguments, **options)
         seen["contents"] = contents(self.edge_manager)  # before to_executorch adds its out variants and allocs
         return result
 
     LLMEdgeManager.to_edge_transform_and_lower = lowered_after_keeping_the_reference
     try:
-        export_llama_lib.export_llama(llm_config(case, folder))
+        export_llama_lib.export_llama(llm_config(case, folder, lowering))
         error = None
     except Exception as exception:  # the pipeline's failure is the finding
         lines = str(exception).strip().splitlines() or [""]
@@ -221,5 +241,6 @@ def export(case: LlmCase, lowering: str, folder: Path) -> ExportRecord:
     return record
 
 
-if __name__ == "__main__":  # python -m repro.harness.llm_pipeline CASE LOWERING FOLDER
-    export(LlmCase.from_name(sys.argv[1]), sys.argv[2], Path(sys.argv[3]))
+if __name__ == "__main__":  # python -m repro.harness.llm_pipeline CASE LOWERING FOLDER [SIZES_JSON]
+    export(LlmCase.from_name(sys.argv[1]), sys.argv[2], Path(sys.argv[3]),
+           json.loads(sys.argv[4]) if len(sys.argv) > 4 else None)

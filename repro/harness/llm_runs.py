@@ -48,18 +48,20 @@ class LlmRecord:
         return {"export": asdict(self.export), "runs": {load: asdict(run) for load, run in self.runs.items()}}
 
 
-def exported(case: LlmCase, lowering: str, folder: Path) -> ExportRecord:
+def exported(case: LlmCase, lowering: str, folder: Path, sizes: dict[str, int] | None = None) -> ExportRecord:
     """``case`` through the pipeline in a child (the pipeline and ``install()`` change process-wide state), its
-    files in ``folder``; a child that dies is an export error saying how, with the tail of what it printed."""
+    files in ``folder``; a child that dies is an export error saying how, with the tail of what it printed.
+    ``sizes``: the model's, where not the tiny one's (``llm_pipeline.write_checkpoint``)."""
     import json
 
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / "export.log"
     with log.open("w") as output:
         try:
+            sized = [json.dumps(sizes)] if sizes else []
             done = subprocess.run([sys.executable, "-m", "repro.harness.llm_pipeline", case.name, lowering,
-                                   str(folder)], check=False, cwd=PROJECT, stdout=output, stderr=subprocess.STDOUT,
-                                  timeout=EXPORT_TIMEOUT,
+                                   str(folder), *sized], check=False, cwd=PROJECT, stdout=output,
+                                  stderr=subprocess.STDOUT, timeout=EXPORT_TIMEOUT,
                                   env={**os.environ, "PYTHONPATH": os.pathsep.join(
                                       filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))})
             code = done.returncode

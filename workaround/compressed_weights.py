@@ -1,0 +1,39 @@
+"""Compressed weights keep their activations in floating point inside OpenVINO.
+
+Why: a partition holding a compressed weight (NNCF's ``openvino_8wo`` / ``openvino_4wo``: integer weights and a
+float16 scale, ``workaround.semantics.decompressed_weight``) compiles to a matmul OpenVINO's CPU plugin runs on
+the compressed weight. On a CPU with AVX-512 VNNI it also quantizes that matmul's *activations* to int8, in groups
+of 32 (``DYNAMIC_QUANTIZATION_GROUP_SIZE``, default 32): weight-only compression silently becomes int8 x int8.
+Measured on 2026.4.1, one 64 x 16 uint8 Linear: 1.9e-3 from the exact decompression with AVX-512 VNNI, 0.0 with
+``DYNAMIC_QUANTIZATION_GROUP_SIZE=0`` or on an AVX2 CPU. A compile option does not help: the blob is imported by
+ExecuTorch's runtime, with the importing plugin's defaults (the option exported as 0 imports as 32). A runtime
+option in the model's ``rt_info`` does: it travels in the blob and is applied at import (imported as 0, exact).
+"""
+
+import torch
+from torch.export import ExportedProgram
+
+from workaround.copy_ops import aten_op
+from workaround.openvino_types import OpenvinoModel
+from workaround.value_ranges import CONVERTING
+
+DYNAMIC_QUANTIZATION = "DYNAMIC_QUANTIZATION_GROUP_SIZE"
+
+
+def holds_compressed_weights(edge_program: ExportedProgram) -> bool:
+    """Whether the partition converts a constant integer tensor (a compressed weight) to floating point."""
+    signature = edge_program.graph_signature
+    constants = {*signature.inputs_to_parameters, *signature.inputs_to_buffers,
+                 *signature.inputs_to_lifted_tensor_constants}
+    return any(node.op == "call_function" and aten_op(node) in CONVERTING and node.args[0].name in constants
+               and not fake(node.args[0]).dtype.is_floating_point and fake(node).dtype.is_floating_point
+               for node in edge_program.graph.nodes)
+
+
+def fake(node: torch.fx.Node) -> torch.Tensor:
+    return node.meta["val"]
+
+
+def keep_activations_unquantized(model: OpenvinoModel) -> None:
+    """Pins ``DYNAMIC_QUANTIZATION_GROUP_SIZE`` to 0 for whichever runtime imports ``model``'s blob."""
+    model.set_rt_info("0", ["runtime_options", DYNAMIC_QUANTIZATION])
