@@ -40,7 +40,7 @@ from workaround.llm_pipeline import patches as llm_pipeline_patches
 from workaround.patches import MethodPatch
 from workaround.provenance import mark_partitioned_nodes
 from workaround.runtime_kernels import ExecutorchRuntime
-from workaround.semantics import EXACT_WHEN_KEPT, SPECIAL_VALUES, only_float32_or_16
+from workaround.semantics import EXACT_WHEN_KEPT, SPECIAL_VALUES, never_handed_back_for_its_dtype
 from workaround.symbolic_sizes import sizes_read_in_the_delegate
 
 
@@ -55,7 +55,7 @@ def _ops_to_keep_for_the_delegate(stock: OpenvinoPartitioner, exported_program: 
 
     def keep(node: torch.fx.Node) -> bool:
         return ((stock_filter is None or stock_filter(node)) and not may_cross_a_boundary_it_cannot(node)
-                and only_float32_or_16(node))
+                and never_handed_back_for_its_dtype(node))
 
     return ops, keep
 

@@ -125,6 +125,8 @@ FLOAT16_KEEPING = {operator.getitem, aten.view_copy.default, aten.permute_copy.d
                    aten.unsqueeze_copy.default, aten.cat.default, aten.clone.default,
                    torch.ops.dim_order_ops._clone_dim_order.default}
 INT32 = torch.int32
+# Ops kept undecomposed that only move values: on integers they cannot wrap, saturate or round.
+INTEGER_MOVING = {aten.stack.default, aten.pixel_shuffle.default}
 FLOAT32_EXACT = 2**24  # float32 holds every integer of at most this magnitude
 
 
@@ -141,10 +143,16 @@ def unsupported_dtype(node: torch.fx.Node) -> str | None:
                  if tensor.dtype in NOT_COMPUTED_AS_PYTORCH), None)
 
 
-def only_float32_or_16(node: torch.fx.Node) -> bool:
-    """Whether every tensor the node touches is float32 or float16: no rule here can hand such a node back
-    for its dtype (used for the ops kept undecomposed, which must end up delegated)."""
-    return all(tensor.dtype in (torch.float32, torch.float16) for tensor in tensors_touched(node))
+def never_handed_back_for_its_dtype(node: torch.fx.Node) -> bool:
+    """Whether no rule here can hand the node back for its dtype (used for the ops kept undecomposed, which must
+    end up delegated): every tensor it touches is float32 or float16, or it only moves integers of 32 bits or
+    fewer (``stack``: NNCF's 4-bit weights unpacked from bytes, a pattern the stock partitioner delegates whole),
+    which keeps them within their dtype."""
+    touched = [tensor.dtype for tensor in tensors_touched(node)]
+    if all(dtype in (torch.float32, torch.float16) for dtype in touched):
+        return True
+    return aten_op(node) in INTEGER_MOVING and all(
+        is_integral(dtype) and dtype not in (torch.int64, torch.uint64) for dtype in touched)
 
 
 def int64_out_of_int32(node: torch.fx.Node, ranges: ValueRanges) -> str | None:

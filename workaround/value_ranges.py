@@ -18,7 +18,8 @@ The proof is interval arithmetic over the graph, in exact Python integers (no wr
   alone (``workaround.constant_folding``: evaluated with PyTorch);
 - ``arange``, ``full`` and friends hold what their arguments say; copies, views, concatenations and
   selections hold what their sources hold; ``add``, ``sub``, ``mul``, ``neg``, ``abs``, ``sum``,
-  ``cumsum``, ``pow`` by a constant and ``clamp`` follow the arithmetic; integer quotients are no larger than their
+  ``cumsum``, ``pow`` by a constant, ``clamp``, a bitwise ``and`` with a non-negative mask and a right shift
+  follow the arithmetic; integer quotients are no larger than their
   dividends, remainders smaller than their divisors; indices made by ``argmax``, ``topk`` or ``sort`` lie
   within the size;
 - anything else holds any value of its dtype.
@@ -220,6 +221,20 @@ def linear(sign: int, swapped: bool = False) -> Rule:
     return rule
 
 
+def masked(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
+    """``x & mask``: with a mask of non-negative values, only its bits survive, whatever ``x`` holds (4-bit
+    weights unpacked from bytes, ``packed & 15``)."""
+    mask = ranges.of(node.args[1])
+    return Interval(0, mask.high) if mask is not None and mask.low >= 0 else None
+
+
+def shifted_right(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
+    """``x >> k`` for a constant ``k >= 0``: monotonic, so the bounds shift too (``packed >> 4``)."""
+    source, amount = ranges.of(node.args[0]), static_int(node.args[1])
+    return Interval(source.low >> amount, source.high >> amount) if source and amount is not None and amount >= 0 \
+        else None
+
+
 def product(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
     left, right = (ranges.of(arg) for arg in node.args[:2])
     if left is None or right is None:
@@ -329,6 +344,8 @@ RULES: dict[object, Rule] = {
     aten.rsub.Scalar: linear(-1, swapped=True),
     **dict.fromkeys([aten.mul.Tensor, aten.mul.Scalar], product),
     aten.neg.default: negated,
+    **dict.fromkeys([aten.bitwise_and.Scalar, aten.bitwise_and.Tensor], masked),
+    aten.bitwise_right_shift.Tensor_Scalar: shifted_right,
     aten.pow.Tensor_Scalar: power,
     aten.clamp.default: clamped,
     aten.abs.default: absolute,
