@@ -21,13 +21,16 @@ DYNAMIC_QUANTIZATION = "DYNAMIC_QUANTIZATION_GROUP_SIZE"
 
 
 def holds_compressed_weights(edge_program: ExportedProgram) -> bool:
-    """Whether the partition converts a constant integer tensor (a compressed weight) to floating point."""
+    """Whether the partition converts an integer tensor computed from its constants alone (a compressed weight,
+    unpacked or not) to floating point."""
     signature = edge_program.graph_signature
-    constants = {*signature.inputs_to_parameters, *signature.inputs_to_buffers,
-                 *signature.inputs_to_lifted_tensor_constants}
-    return any(node.op == "call_function" and aten_op(node) in CONVERTING and node.args[0].name in constants
-               and not fake(node.args[0]).dtype.is_floating_point and fake(node).dtype.is_floating_point
-               for node in edge_program.graph.nodes)
+    constants: set[torch.fx.Node] = set()
+    for node in edge_program.graph.nodes:
+        if (node.op == "placeholder" and node.name not in signature.user_inputs) or (
+                node.op == "call_function" and set(node.all_input_nodes) <= constants):
+            constants.add(node)
+    return any(node in constants and aten_op(node) in CONVERTING and fake(node).dtype.is_floating_point
+               and not fake(node.args[0]).dtype.is_floating_point for node in edge_program.graph.nodes)
 
 
 def fake(node: torch.fx.Node) -> torch.Tensor:

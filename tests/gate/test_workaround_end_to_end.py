@@ -124,46 +124,79 @@ def test_a_cache_written_at_dynamic_positions_equals_eager_call_after_call(lower
 
 
 class CompressedLinear(torch.nn.Module):
-    """A Linear whose weight is compressed as NNCF's ``openvino_8wo`` compresses it (uint8, a float16 scale and a
-    uint8 zero point per row) and decompressed as NNCF's torch graph does: ``(q - zero_point) * scale`` in the
-    scale's float16, then converted to float32; or, ``exactly``, the same in float32."""
+    """A Linear whose weight is compressed as NNCF's ``openvino_8wo`` / ``openvino_4wo`` compress it and
+    decompressed as NNCF's torch graph does: 8 bits, uint8 with a uint8 zero point per row, ``(q - zero_point)
+    * scale``; 4 bits, symmetric, two per byte, unpacked with ``& 15`` and ``>> 4``, ``(q - 8) * scale``; in the
+    scale's float16, then converted to float32. ``exactly``: the same in float32."""
 
-    def __init__(self, exactly: bool = False) -> None:
+    def __init__(self, bits: int, exactly: bool = False) -> None:
         super().__init__()
         weight = catalogue.seeded(torch.nn.Linear, 64, 16).weight.detach()
-        low, high = weight.amin(1, keepdim=True), weight.amax(1, keepdim=True)
-        scale = ((high - low) / 255).half()
-        zero_point = torch.round(-low / scale.float()).clamp(0, 255)
-        self.register_buffer("q", torch.round(weight / scale.float() + zero_point).clamp(0, 255).to(torch.uint8))
+        self.bits, self.dtype = bits, torch.float32 if exactly else torch.float16
+        if bits == 8:
+            low, high = weight.amin(1, keepdim=True), weight.amax(1, keepdim=True)
+            scale = ((high - low) / 255).half()
+            zero_point = torch.round(-low / scale.float()).clamp(0, 255)
+            q = torch.round(weight / scale.float() + zero_point).clamp(0, 255)
+        else:
+            scale = (weight.abs().amax(1, keepdim=True) / 7).half()
+            zero_point = torch.full_like(scale, 8.0).float()
+            nibbles = (torch.round(weight / scale.float()).clamp(-8, 7) + 8).to(torch.uint8)
+            q = nibbles[:, 0::2] | (nibbles[:, 1::2] << 4)  # packed: the even column in the low nibble
+        self.register_buffer("q", q.to(torch.uint8))
         self.register_buffer("zero_point", zero_point.to(torch.uint8))
         self.register_buffer("scale", scale)
-        self.dtype = torch.float32 if exactly else torch.float16
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        weight = (self.q.to(self.dtype) - self.zero_point.to(self.dtype)) * self.scale.to(self.dtype)
-        return x @ weight.float().t()
+        if self.bits == 8:
+            centred = self.q.to(self.dtype) - self.zero_point.to(self.dtype)
+        else:
+            low, high = torch.bitwise_and(self.q, 15), torch.bitwise_right_shift(self.q, 4)
+            nibbles = torch.stack((low, high), -1).reshape(self.q.shape[0], -1)
+            centred = (nibbles.to(torch.int8) - 8).to(self.dtype)
+        return x @ (centred * self.scale.to(self.dtype)).float().t()
 
 
-@pytest.mark.parametrize("load", GATE_LOADS)
-def test_a_compressed_weight_stays_compressed_in_the_delegate(runners, pte_dir, load):
-    """The float16 decompression of a uint8 weight stays in OpenVINO, which decompresses it exactly (float32)
-    where PyTorch rounds the product to float16: held to the exact decompression, and the test knows eager
-    differs from it (docs/design.md, "Compressed weights"). float16 activations are still handed back
-    (the float16 cases of the catalogue)."""
+@pytest.fixture(scope="module")
+def compressed_program(pte_dir):
+    """{bits: (program path, ops inside, ops outside)}, each lowered once by the workaround."""
     from repro.harness.lowering import lower
     from repro.harness.program_contents import delegated_and_outside_ops
 
-    inputs = (catalogue.uniform(4, 64) - 1,)
-    edge = lower(ad_hoc_case(CompressedLinear().eval(), inputs, "compressed_linear"), WORKAROUND)
-    inside, outside = delegated_and_outside_ops(edge)
+    made = {}
+
+    def program(bits):
+        if bits not in made:
+            case = ad_hoc_case(CompressedLinear(bits).eval(), COMPRESSED_INPUTS, f"compressed_{bits}")
+            edge = lower(case, WORKAROUND, AS_THE_LLM_PIPELINE)
+            path = pte_dir / f"compressed_linear_{bits}.pte"
+            path.write_bytes(edge.to_executorch().buffer)
+            made[bits] = (path, *delegated_and_outside_ops(edge))
+        return made[bits]
+
+    return program
+
+
+COMPRESSED_INPUTS = (catalogue.uniform(4, 64) - 1,)
+# ExecuTorch's LLM pipeline lowers without checking for the core ATen opset (NNCF's unpacking is not in it).
+AS_THE_LLM_PIPELINE = EdgeCompileConfig(_check_ir_validity=False, _skip_dim_order=True)
+
+
+@pytest.mark.parametrize(("bits", "load"), [(bits, load) for bits in (8, 4) for load in GATE_LOADS])
+def test_a_compressed_weight_stays_compressed_in_the_delegate(compressed_program, runners, bits, load):
+    """The float16 decompression of an 8- or 4-bit weight stays in OpenVINO, which decompresses it exactly
+    (float32) where PyTorch rounds the product to float16, its activations not quantized
+    (``workaround.compressed_weights``): held to the exact decompression, and the test knows eager differs from
+    it (docs/design.md, "Compressed weights"). float16 activations are still handed back (the catalogue's float16
+    cases)."""
+    path, inside, outside = compressed_program(bits)
     assert outside == [], outside
     assert "aten.mul.Tensor" in inside, inside
-    path = pte_dir / f"compressed_linear.{load}.pte"
-    path.write_bytes(edge.to_executorch().buffer)
-    run = runners[load].run(path, inputs)
+    run = runners[load].run(path, COMPRESSED_INPUTS)
     assert run.status == RunStatus.OK, run.detail
     with torch.no_grad():
-        exact, rounded = CompressedLinear(exactly=True)(*inputs), CompressedLinear()(*inputs)
+        exact, rounded = CompressedLinear(bits, exactly=True)(*COMPRESSED_INPUTS), CompressedLinear(bits)(
+            *COMPRESSED_INPUTS)
     assert max_abs_diff(run.outputs[0], exact) <= 1e-5 < max_abs_diff(rounded, exact)
 
 
