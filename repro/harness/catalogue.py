@@ -334,6 +334,39 @@ def _dynamic_height_and_width():
     return (({2: torch.export.Dim("height", min=2, max=32), 3: torch.export.Dim("width", min=2, max=32)},),)
 
 
+class CacheWrittenAtPosition(torch.nn.Module):
+    """One step of a KV-cache decoder exported with dynamic lengths, as ExecuTorch's Llama is with
+    ``enable_dynamic_shape``: the position is read with ``.item()``, bounded by ``torch._check``, and both the
+    rotation table and the cache are narrowed at it (the cache written in place), and attention reads the rows
+    written so far (ExecuTorch leaves a written buffer's first contents undefined); the last token's row is
+    returned."""
+
+    LENGTH = 16
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("keys", torch.zeros(1, self.LENGTH, 4), persistent=False)
+        self.register_buffer("rotation", uniform(self.LENGTH, 4))
+        self.project = seeded(torch.nn.Linear, 4, 4)
+
+    def forward(self, x: torch.Tensor, input_pos: torch.Tensor) -> torch.Tensor:
+        position = input_pos[0].item()
+        torch._check_is_size(position)
+        torch._check(position < self.LENGTH)
+        length = x.size(1)
+        key = self.project(x) * self.rotation.narrow(0, position, length)
+        self.keys.narrow(1, position, length).copy_(key)
+        written = self.keys.narrow(1, 0, position + length)
+        return (torch.softmax(key @ written.transpose(-1, -2), -1) @ written)[:, -1]
+
+
+def _dynamic_length_and_position():
+    return (({1: torch.export.Dim("length", max=CacheWrittenAtPosition.LENGTH - 1)}, None),)
+
+
+SIZE_AS_VALUE = "the partition takes a SymInt input and lowering fails ('SymInt' has no attribute 'type')"
+
+
 CONV_ONE_CHANNEL = seeded(torch.nn.Conv2d, 1, 2, 1)
 # What the delegate cannot run or the stock rule gets wrong beyond single copies: 0-d and 0-size
 # tensors, dynamic-shaped outputs, layouts that size-1 dims make ambiguous, higher-order ops, and
@@ -377,6 +410,10 @@ GUARD_CASES = [
          _two_copies_of_sin, lambda: (uniform(2, 3),),
          stock=fails_to_lower("OpenVINO's frontend fails converting two copies of one computed value "
                               "(\"Check 'is_number(name)' failed\")")),
+    Case("cache_written_at_position", "KV cache narrowed at input_pos[0].item() and written, length dynamic",
+         seeded(CacheWrittenAtPosition).requires_grad_(False),  # a write into a buffer needs frozen weights
+         lambda: (uniform(1, 3, 4), torch.tensor([0])), atol=CONV_ATOL,
+         dynamic_shapes=_dynamic_length_and_position, stock=fails_to_lower(SIZE_AS_VALUE)),
 ]
 CATALOGUE += GUARD_CASES
 
@@ -398,7 +435,6 @@ NAN_GREATER = "OpenVINO's Greater is true when an operand is NaN (its SSE4.1 and
 NAN_DROPPED = "OpenVINO's ReLU drops NaN"
 NEG_INF_MAX = "OpenVINO's ReduceMax of all -inf is -FLT_MAX"
 NAN_SOFTMAX = "OpenVINO's SoftMax gives 0 beside a NaN where PyTorch gives NaN"
-SIZE_AS_VALUE = "the partition takes a SymInt input and lowering fails ('SymInt' has no attribute 'type')"
 COMPARED_THROUGH_FLOAT32 = "OpenVINO compares int32 through float32 (1700000001 >= 1700000001 may be false)"
 EXTREMES_THROUGH_FLOAT32 = "OpenVINO's integer max / min / clamp go through float32 (16777217 becomes 16777216)"
 POW_THROUGH_FLOAT32 = "OpenVINO's integer pow goes through float32 (40001 ** 2 is 1600080000)"
@@ -413,36 +449,6 @@ def _reflect(*padding):
 
 def _dynamic_batch_scale(x):
     return (x * x.shape[0]).sum(0)
-
-
-class CacheWrittenAtPosition(torch.nn.Module):
-    """One step of a KV-cache decoder exported with dynamic lengths, as ExecuTorch's Llama is with
-    ``enable_dynamic_shape``: the position is read with ``.item()``, bounded by ``torch._check``, and both the
-    rotation table and the cache are narrowed at it (the cache written in place), and attention reads the rows
-    written so far (ExecuTorch leaves a written buffer's first contents undefined); the last token's row is
-    returned."""
-
-    LENGTH = 16
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.register_buffer("keys", torch.zeros(1, self.LENGTH, 4), persistent=False)
-        self.register_buffer("rotation", uniform(self.LENGTH, 4))
-        self.project = seeded(torch.nn.Linear, 4, 4)
-
-    def forward(self, x: torch.Tensor, input_pos: torch.Tensor) -> torch.Tensor:
-        position = input_pos[0].item()
-        torch._check_is_size(position)
-        torch._check(position < self.LENGTH)
-        length = x.size(1)
-        key = self.project(x) * self.rotation.narrow(0, position, length)
-        self.keys.narrow(1, position, length).copy_(key)
-        written = self.keys.narrow(1, 0, position + length)
-        return (torch.softmax(key @ written.transpose(-1, -2), -1) @ written)[:, -1]
-
-
-def _dynamic_length_and_position():
-    return (({1: torch.export.Dim("length", max=CacheWrittenAtPosition.LENGTH - 1)}, None),)
 
 
 def _events_in_window(timestamps, weights):
@@ -512,10 +518,6 @@ SEMANTICS_CASES = [
          stock=fails_to_lower("OpenVINO's partitioner keeps pixel_shuffle undecomposed but cannot take it")),
     Case("size_used_as_value", "(x * x.shape[0]).sum(0), batch dynamic", _dynamic_batch_scale,
          lambda: (uniform(4, 3),), dynamic_shapes=_dynamic_batch, stock=fails_to_lower(SIZE_AS_VALUE)),
-    Case("cache_written_at_position", "KV cache narrowed at input_pos[0].item() and written, length dynamic",
-         seeded(CacheWrittenAtPosition).requires_grad_(False),  # a write into a buffer needs frozen weights
-         lambda: (uniform(1, 3, 4), torch.tensor([0])), atol=CONV_ATOL,
-         dynamic_shapes=_dynamic_length_and_position, stock=fails_to_lower(SIZE_AS_VALUE)),
     Case("nan_greater_than", "x > 0, x = [nan, 1]", lambda x: x > 0,
          lambda: (exactly(NAN, 1.0, -1.0, dtype=torch.float32),), exact_outputs=(0,),
          stock=wrong(NAN_GREATER, right_on=frozenset({CpuClass.AVX2})), special_values=True),
