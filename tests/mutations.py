@@ -72,7 +72,8 @@ MUTATIONS = {
     "p": ("reflection_pad2d no longer kept undecomposed", "workaround/semantics.py",
           "EXACT_WHEN_KEPT = (aten.reflection_pad2d.default,)", "EXACT_WHEN_KEPT = ()"),
     "q": ("indices no longer bounded by the table they index", "workaround/value_ranges.py",
-          "        index_bounds = indices_bounded_by_shapes(exported_program.graph)", "        index_bounds = {}"),
+          "        bounded_by_use = indices_bounded_by_shapes(exported_program.graph)",
+          "        bounded_by_use = {}"),
     "r": ("the gate's f32 cap removed (OpenVINO at the CPU's default, bf16 here)", "tests/conftest.py",
           "    os.environ.setdefault(_variable, _value)\n", "    pass\n"),
     "s": ("the checker no longer compares a segment's extent with the file", "workaround/pte_reader.py",
@@ -116,7 +117,7 @@ MUTATIONS = {
            "        return ops.add(positive_zeros(x), zeros).output(0)", "        return None"),
     "ah": ("a KV cache's position read with .item() no longer bounded by torch.export's checks (the int64 guard "
            "hands it back, and the dynamic cache model splits)", "workaround/value_ranges.py",
-           "            narrow(index_bounds, source, interval)\n", "            pass\n"),
+           "            narrow(bounded_by_use, source, checked)\n", "            pass\n"),
     "ai": ("compressed weights' activations left to the importing CPU's dynamic quantization",
            "workaround/boundary_dim_orders.py", "        keep_activations_unquantized(model)\n", "        pass\n"),
     "aj": ("a compressed weight's float16 decompression handed back like float16 activations",

@@ -10,9 +10,12 @@ ExecuTorch's runtime, with the importing plugin's defaults (the option exported 
 option in the model's ``rt_info`` does: it travels in the blob and is applied at import (imported as 0, exact).
 """
 
+from typing import cast
+
 import torch
 from torch.export import ExportedProgram
 
+from workaround.constant_folding import ConstantFolding
 from workaround.copy_ops import aten_op
 from workaround.openvino_types import OpenvinoModel
 from workaround.value_ranges import CONVERTING
@@ -23,18 +26,13 @@ DYNAMIC_QUANTIZATION = "DYNAMIC_QUANTIZATION_GROUP_SIZE"
 def holds_compressed_weights(edge_program: ExportedProgram) -> bool:
     """Whether the partition converts an integer tensor computed from its constants alone (a compressed weight,
     unpacked or not) to floating point."""
-    signature = edge_program.graph_signature
-    constants: set[torch.fx.Node] = set()
-    for node in edge_program.graph.nodes:
-        if (node.op == "placeholder" and node.name not in signature.user_inputs) or (
-                node.op == "call_function" and set(node.all_input_nodes) <= constants):
-            constants.add(node)
+    constants = ConstantFolding(edge_program).constant
     return any(node in constants and aten_op(node) in CONVERTING and fake(node).dtype.is_floating_point
                and not fake(node.args[0]).dtype.is_floating_point for node in edge_program.graph.nodes)
 
 
 def fake(node: torch.fx.Node) -> torch.Tensor:
-    return node.meta["val"]
+    return cast(torch.Tensor, node.meta["val"])
 
 
 def keep_activations_unquantized(model: OpenvinoModel) -> None:

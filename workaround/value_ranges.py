@@ -101,9 +101,9 @@ class ValueRanges:
         self.folding = ConstantFolding(exported_program)
         self.bounds: dict[torch.fx.Node, Interval] = {}
         self.assumed: set[torch.fx.Node] = set()  # nodes whose range is only their dtype's: nothing proven
-        index_bounds = indices_bounded_by_shapes(exported_program.graph)
-        for source, interval in numbers_bounded_by_checks(exported_program.graph).items():
-            narrow(index_bounds, source, interval)
+        bounded_by_use = indices_bounded_by_shapes(exported_program.graph)
+        for source, checked in numbers_bounded_by_checks(exported_program.graph).items():
+            narrow(bounded_by_use, source, checked)
         for node in exported_program.graph.nodes:
             dtype = integral_dtype(node)
             if dtype is None:
@@ -112,8 +112,8 @@ class ValueRanges:
             if interval is None:
                 interval = dtype_interval(dtype)
                 self.assumed.add(node)
-            if node in index_bounds:
-                interval = interval.intersection(index_bounds[node])
+            if node in bounded_by_use:
+                interval = interval.intersection(bounded_by_use[node])
                 self.assumed.discard(node)
             self.bounds[node] = interval
 

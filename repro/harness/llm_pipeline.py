@@ -204,6 +204,8 @@ def export(case: LlmCase, lowering: str, folder: Path, sizes: dict[str, int] | N
     """Runs the pipeline for ``case`` in this process (``workaround.install()`` first for the workaround), writing
     ``program.pte``, and ``reference.pt`` (the calls and the reference's outputs) when the graph reached the
     partitioner; ``sizes``: see ``write_checkpoint``."""
+    if lowering not in LOWERINGS:
+        raise ValueError(f"not a lowering of the pipeline: {lowering!r} ({'|'.join(LOWERINGS)})")
     import torch
     from executorch.examples.models.llama import export_llama_lib
     from executorch.extension.llm.export.builder import LLMEdgeManager
