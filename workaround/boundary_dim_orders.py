@@ -14,9 +14,8 @@ compilation. Each input whose dim order ``d`` is not the default becomes
 in memory order, then the logical tensor restored), each such output
 ``Transpose(d) -> Reshape(ShapeOf)`` (the bytes written in the order ExecuTorch expects). The
 targets come from ``ShapeOf``, so dynamic dimensions work. A partition whose boundary is all in
-the default dim order, that asks for no inference precision, has no int64 boundary tensor and holds no runtime
-assertion (``workaround.symbolic_sizes``: OpenVINO has no op for one) and no compressed weight
-(``workaround.compressed_weights``: its activations are pinned unquantized), goes to the
+the default dim order, that asks for no inference precision, has no int64 boundary tensor and holds no
+compressed weight (``workaround.compressed_weights``: its activations are pinned unquantized), goes to the
 stock preprocess untouched (unless it was made with ``special_values="torch"``: ``workaround.exact_rewrites``
 rewrites some of its ops exactly), and so does every partition the copy-safe rule did not make
 (``workaround.provenance``). An int64 boundary tensor is named ``executorch_int64_within_int32:<position>``:
@@ -49,7 +48,6 @@ from workaround.dim_order import dim_order, is_default
 from workaround.openvino_types import OpenvinoModel, OpenvinoNode
 from workaround.patches import MethodPatch
 from workaround.provenance import made_by_workaround
-from workaround.symbolic_sizes import holds_runtime_assertions, without_runtime_assertions
 
 DimOrder = Sequence[int] | None
 
@@ -172,15 +170,13 @@ def preprocess(cls: type, edge_program: ExportedProgram, compile_specs: Sequence
     precision, special_values = options.get(PRECISION_KEY), options.get(SPECIAL_VALUES_KEY, "openvino")
     compressed = holds_compressed_weights(edge_program)
     stock_would_do = precision is None and special_values != "torch" and not any(
-        map(is_int64, [*examples, *output_values])) and not has_abs(edge_program.graph) \
-        and not holds_runtime_assertions(edge_program.graph) and not compressed
+        map(is_int64, [*examples, *output_values])) and not has_abs(edge_program.graph) and not compressed
     if all(map(is_default, input_orders + output_orders)) and stock_would_do:
         return BOUNDARY_DIM_ORDERS.stock.__func__(cls, edge_program, compile_specs)
     for pass_class in (DimOrderOpsRevertPass, DecomposeFloorDividePass):
         result = pass_class()(edge_program.graph_module)
         if result and result.graph_module:
             edge_program._graph_module = result.graph_module
-    without_runtime_assertions(edge_program.graph_module)  # after the passes: their re-tracing needs them
     model = convert(edge_program.module(), examples)
     exact_rewrites.rewrite(model, special_values)
     honour_dim_orders(model, input_orders, output_orders)

@@ -14,10 +14,10 @@ Enabled by name, through the stock partitioner's own ``_enabled_ops_by_name`` (w
 patterns), these symbolic nodes are computed inside the delegate from its tensor inputs, for the one
 partitioning call. That includes the runtime assertions ``torch.export`` records on them (``_assert_scalar`` of
 a comparison): left outside, they would read a SymInt out of the partition, which the runtime cannot pass
-(``workaround.delegate_limits``). ExecuTorch drops every assertion from its programs (``to_executorch``), and
-the delegate drops those it holds (``without_runtime_assertions``), after the passes that re-trace the
-partition: those need them to know a position is not negative. The upstream fix for the lookup is the
-qualified name for OpOverloads (``repro/patches/executorch/symbolic-sizes``).
+(``workaround.delegate_limits``). Inside, OpenVINO's frontend takes them (measured: the delegate is right
+with them in it, and the preprocess passes' re-tracing needs them to know a position is not negative).
+The upstream fix is the qualified name for OpOverloads, the module's name for Python's arithmetic, and the
+checks on sizes let in (``repro/patches/executorch/symbolic-sizes``).
 """
 
 import contextlib
@@ -60,16 +60,3 @@ def sizes_read_in_the_delegate(stock: Any, exported_program: ExportedProgram) ->
     finally:
         enabled -= added
 
-
-def holds_runtime_assertions(graph: torch.fx.Graph) -> bool:
-    return any(node.op == "call_function" and node.target is ASSERTION for node in graph.nodes)
-
-
-def without_runtime_assertions(graph_module: torch.fx.GraphModule) -> None:
-    """Drops a partition's assertions, and the conditions only they read: OpenVINO has no op for them, and
-    ExecuTorch drops the program's own the same way."""
-    graph = graph_module.graph
-    for node in list(reversed(graph.nodes)):
-        if node.target is ASSERTION or (is_symbolic(node) and not node.users):
-            graph.erase_node(node)
-    graph_module.recompile()

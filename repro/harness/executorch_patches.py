@@ -30,7 +30,7 @@ PATCHES = Path(__file__).resolve().parents[1] / "patches" / "executorch"
 COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS, BLOB_LIFETIME = "copy-exclusion", "channels-last", "semantics", \
     "blob-lifetime"
 LLM_UNQUANTIZED = "llm-unquantized"  # export_llm with the OpenVINO backend and no weight compression exports
-SYMBOLIC_SIZES = "symbolic-sizes"  # the partitioner delegates aten.sym_size.int: dynamic shapes lower
+SYMBOLIC_SIZES = "symbolic-sizes"  # sizes, a KV cache's position and their checks delegated: dynamic shapes lower
 OUTPUT_ORDER = "output-order"  # execute() sets each output before the inputs: shipped programs' copies right
 PRECISION = "precision"  # the OpenVINO properties among the compile specs, at compile and at import
 IMPORT_REASON = "import-reason"  # a model that does not import logs OpenVINO's reason (a foreign CPU's blob)

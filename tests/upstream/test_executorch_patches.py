@@ -9,8 +9,9 @@ says in the real runtime. (ExecuTorch's own op tests with the patches:
 - ``blob-lifetime`` needs an ExecuTorch checkout (``--executorch-source DIR`` or $EXECUTORCH_SOURCE): the
   backend is rebuilt from it with and without the patch, and the stock programs that read constants in
   place run by path with each. Without a checkout those tests skip, saying how to run them.
-- ``llm-unquantized`` (ExecuTorch's LLM example, not the backend): its test passes with it and fails without,
-  and the stock pipeline, as a model owner runs it, exports with it uncompressed and equals its reference.
+- ``llm-unquantized`` (ExecuTorch's LLM example, not the backend): its test passes with it and fails without;
+  with ``symbolic-sizes`` the stock pipeline, as a model owner runs it with its defaults (dynamic shapes, a KV
+  cache), exports uncompressed to one delegate and equals its reference.
 """
 
 import json
@@ -398,18 +399,22 @@ def test_uncompressed_llm_lowering_test_passes_with_the_series_and_fails_without
     assert passes or "IndexError: list index out of range" in result.stdout, result.stdout[-3000:]
 
 
-def test_the_llm_pipeline_exports_uncompressed_with_the_series_and_equals_its_reference(tmp_path, monkeypatch):
-    """The stock pipeline, as a model owner runs it (``repro/harness/llm_pipeline.py``: ``export_llm``'s config
-    for the Llama example's KV cache and static shapes, no compression), with the series applied: it exports,
-    and a prefill and decode steps equal the reference from bytes (by path the stock blob is freed: another
-    series)."""
+def test_the_llm_pipelines_defaults_export_uncompressed_with_the_series_and_equal_their_reference(tmp_path,
+                                                                                                 monkeypatch):
+    """The stock pipeline, as a model owner runs it (``repro/harness/llm_pipeline.py``: ``export_llm``'s defaults,
+    dynamic shapes, with the Llama example's KV cache, no compression), with ``llm-unquantized`` and
+    ``symbolic-sizes`` applied: it exports to one delegate with nothing outside, and a prefill and decode steps
+    equal the reference from bytes (by path the stock blob is freed: another series). Without them it fails
+    to export (IndexError; then 'SymInt' object has no attribute 'type')."""
     from repro.harness.llm_pipeline import LlmCase
     from repro.harness.llm_runs import run_llm_case
     from repro.harness.program_runner import ProgramRunner
 
-    root = patches.overlay(tmp_path / "overlay", patches.patch_files(patches.LLM_UNQUANTIZED))
+    root = patches.overlay(tmp_path / "overlay", patches.python_series([patches.LLM_UNQUANTIZED,
+                                                                        patches.SYMBOLIC_SIZES]))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
     with ProgramRunner("bytes", environment=precision.F32_ISA_CAP) as runner:
-        record = run_llm_case(LlmCase("llama3_2", True, False, None), "stock", {"bytes": runner}, tmp_path)
+        record = run_llm_case(LlmCase("llama3_2", True, True, None), "stock", {"bytes": runner}, tmp_path)
     assert record.export.error is None, record.export.error
+    assert (record.export.delegates, record.export.nodes_outside) == (1, 0), record.as_json()
     assert record.equal, record.as_json()
