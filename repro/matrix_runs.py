@@ -137,8 +137,8 @@ def run_built(build: Callable[[str], str], python: str | Path, name: str, timeou
     return commands.run(lines, python, [name], timeout, folder=folder)
 
 
-def run_module(python: str | Path, module: str, timeout: float) -> CommandRun:
-    return run_verbatim([python, "-m", module], timeout)
+def run_module(python: str | Path, module: str, timeout: float, *arguments: str) -> CommandRun:
+    return run_verbatim([python, "-m", module, *arguments], timeout)
 
 
 def executorch_package(python: str | Path) -> Path | None:
@@ -165,6 +165,20 @@ def run_with_patched_runtime(python: str | Path, source: Path, series_name: str,
                               env=patches.with_search_paths(library_path=folder, base=precision.without_cap()))
 
 
+def run_with_python_series(python: str | Path, series_names: Sequence[str], attachment: str,
+                           timeout: float) -> CommandRun:
+    """The ExecuTorch reproducer ``attachment`` with the Python series ``series_names`` applied to a copy of this
+    environment's backend and LLM example (``python -m repro.harness.executorch_patches overlay``, run by
+    ``python``: the copy is of its own wheel), first on ``PYTHONPATH``."""
+    with tempfile.TemporaryDirectory() as folder:
+        overlay = Path(folder) / "overlay"
+        series = [argument for name in series_names for argument in ("--series", name)]
+        made = run_module(python, "repro.harness.executorch_patches", timeout, "overlay", str(overlay), *series)
+        if made["exit_code"] != 0:
+            return {"exit_code": None, "output": made["output"]}
+        return run_attachment(python, attachment, timeout, env=patches.with_search_paths(python_path=overlay))
+
+
 def run_patch_tests(python: str | Path, timeout: float) -> dict[str, Any] | None:
     """{series: {"with": ..., "without": ...}} of the op tests our Python patches add
     (``python -m repro.harness.op_tests`` in this environment), or None when it could not run."""
@@ -178,7 +192,7 @@ def run_patch_tests(python: str | Path, timeout: float) -> dict[str, Any] | None
 EXECUTORCH_RUNS = ("executorch", "executorch_by_path", "executorch_channels_last", "executorch_empty_constants",
                    "executorch_precision", "executorch_semantics", "executorch_stale_copies",
                    "executorch_runtime_import", "pytorch_cia_materialization", "executorch_portable_kernels",
-                   "executorch_cpu_stamp")
+                   "executorch_cpu_stamp", "executorch_llm_pipeline")
 # With --executorch-source: {row field: (C++ series, the reproducer run with the backend rebuilt with it)}.
 PATCHED_RUNTIME_RUNS = {"executorch_by_path_patched": (patches.BLOB_LIFETIME, "executorch_frees_blob.py"),
                         "executorch_stale_copies_patched": (patches.OUTPUT_ORDER, "executorch_stale_copies.py"),
@@ -188,6 +202,10 @@ CONSTANT_ABS, CONSTANT_ABS_PROGRAM = "openvino_constant_abs.py", "openvino_const
 CPU_SEMANTICS = "openvino_cpu_semantics.py"
 IMPORT_PRECISION = "openvino_import_precision.py"  # run at the CPU's default: the gate's f32 cap taken away
 CPU_STAMP, CPU_STAMP_PROGRAM = "openvino_cpu_stamp.py", "openvino_cpu_stamp.c"
+LLM_PIPELINE = "executorch_llm_pipeline.py"
+# {row field: (Python series, the reproducer run with them applied to a copy of the wheel's files)}: no checkout.
+PATCHED_PYTHON_RUNS = {"executorch_llm_pipeline_patched": ((patches.LLM_UNQUANTIZED, patches.SYMBOLIC_SIZES),
+                                                           LLM_PIPELINE)}
 
 
 def executorch_runs(python: str | Path, timeout: float) -> dict[str, Any]:
@@ -206,7 +224,8 @@ def executorch_runs(python: str | Path, timeout: float) -> dict[str, Any]:
             "executorch_runtime_import": run_attachment(python, "executorch_runtime_import.py", timeout),
             "pytorch_cia_materialization": run_attachment(python, "pytorch_cia_materialization.py", timeout),
             "executorch_portable_kernels": run_attachment(python, "executorch_portable_kernels.py", timeout),
-            "executorch_cpu_stamp": run_attachment(python, "executorch_cpu_stamp.py", timeout)}
+            "executorch_cpu_stamp": run_attachment(python, "executorch_cpu_stamp.py", timeout),
+            "executorch_llm_pipeline": run_attachment(python, LLM_PIPELINE, timeout)}
 
 
 def other_executorch_runs(cache: Path, release: str, executorch: str, timeout: float) -> dict[str, Any]:
@@ -262,6 +281,9 @@ def matrix_row(requested: str, release: str, *, cache: Path, executorch_versions
         row["executorch_environment"] = run_module(python, "torch.utils.collect_env", timeout)["output"]
         progress(release, "running ExecuTorch's op tests with and without our patches")
         row["executorch_patch_tests"] = run_patch_tests(python, timeout)
+        progress(release, "running the LLM pipeline reproducer with our Python series")
+        for field, (series_names, attachment) in PATCHED_PYTHON_RUNS.items():
+            row[field] = run_with_python_series(python, series_names, attachment, timeout)
         if executorch_source:
             progress(release, "running the frees-blob, stale-copies and precision reproducers with the patched "
                               "backends")

@@ -70,6 +70,9 @@ Versions of relevant libraries:
 [pip3] numpy==2.4.6
 [pip3] torch==2.13.0+cpu"""
 # What the matrix recorded per release, shaped as repro/matrix_runs.py writes it.
+LLM_PIPELINE_FAILS = ("no compression, static shapes : IndexError: list index out of range (raised at executorch/"
+                      "examples/models/llama/export_llama_lib.py:1287, _to_edge_and_lower_llama_openvino)\n"
+                      "BUG REPRODUCED: 2 of 2 exports fail")
 EXECUTORCH_ROWS = {
     "2025.4.1": {"by_path": "executorch 1.5.1, OpenVINO 2025.4.1, torch 2.13.0+cpu\nOK: every run equals eager",
                  "channels_last": "channels-last frame: max |diff| to eager 2.06\nBUG REPRODUCED",
@@ -79,7 +82,8 @@ EXECUTORCH_ROWS = {
                  "precision": "compile specs ask for INFERENCE_PRECISION_HINT=f32; max error against float64: "
                               "0.097 (f32 leaves < 0.0001)\nBUG REPRODUCED: the delegate ran below f32",
                  "cpu_stamp": "exported here              loaded from bytes in a process capped at AVX2 : "
-                              "max |diff| 5.96e-08\nOK: the program loads on both classes"},
+                              "max |diff| 5.96e-08\nOK: the program loads on both classes",
+                 "llm_pipeline": LLM_PIPELINE_FAILS},
     "2026.4.1": {"by_path": "blob in segment, loaded from path : exit -11\nBUG REPRODUCED",
                  "channels_last": "channels-last frame: max |diff| to eager 2.07\nBUG REPRODUCED",
                  "semantics": "uint8 x + y: WRONG: eager [4], delegate [255]\nBUG REPRODUCED",
@@ -89,7 +93,8 @@ EXECUTORCH_ROWS = {
                               "(f32 leaves < 0.0001)\nBUG REPRODUCED: the delegate ran below f32",
                  "cpu_stamp": "exported here              loaded from bytes in a process capped at AVX2 : "
                               "fails: Failed to load method forward, error: 0x:1\nBUG REPRODUCED: the program "
-                              "loads only on the CPU class that exported it"},
+                              "loads only on the CPU class that exported it",
+                 "llm_pipeline": LLM_PIPELINE_FAILS},
 }
 DIM_ORDER_RECORD = {"case": "conv_channels_last_input", "what": "Conv2d(3, 3, 1)(x), x channels-last",
                     "group": "dim order", "outcome": "wrong",
@@ -100,6 +105,8 @@ PATCH_TESTS = {"copy-exclusion": {"with": {"test_copy_of_input_as_output": "pass
                "channels-last": {"with": {"test_channels_last_input": "passed"},
                                  "without": {"test_channels_last_input": "failed"}},
                "semantics": {"with": {"test_int64_square": "passed"}, "without": {"test_int64_square": "failed"}},
+               "symbolic-sizes": {"with": {"test_cache_written_at_a_position_read_from_an_input": "passed"},
+                                  "without": {"test_cache_written_at_a_position_read_from_an_input": "failed"}},
                "import-reason": {"with": {"test_a_model_that_does_not_import_logs_openvinos_reason": "passed"},
                                  "without": {"test_a_model_that_does_not_import_logs_openvinos_reason": "failed"}}}
 
@@ -119,6 +126,9 @@ def executorch_matrix(patched_by_path=True):
                      "executorch_precision": {"exit_code": 1, "output": runs["precision"]},
                      "executorch_cpu_stamp": {"exit_code": 1 if "BUG" in runs["cpu_stamp"] else 0,
                                               "output": runs["cpu_stamp"]},
+                     "executorch_llm_pipeline": {"exit_code": 1, "output": runs["llm_pipeline"]},
+                     "executorch_llm_pipeline_patched": {"exit_code": 0, "output": "OK: every export succeeds"}
+                     if patched_by_path else None,
                      "executorch_precision_patched": {"exit_code": 0, "output": "OK: the delegate ran at f32"}
                      if patched_by_path else None,
                      "executorch_environment": COLLECT_ENV, "executorch_patch_tests": PATCH_TESTS,

@@ -81,7 +81,9 @@ def words(text: str) -> int:
 
 
 def code_block(source: str, language: str = "python") -> str:
-    return f"```{language}\n{source.rstrip()}\n```"
+    """``source`` fenced; only its last newlines dropped, so a patch's closing blank context line (a space)
+    stays and the block still applies as pasted."""
+    return f"```{language}\n{source.rstrip(chr(10))}\n```"
 
 
 def bullets(lines: Iterable[str]) -> str:

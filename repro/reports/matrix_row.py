@@ -58,6 +58,7 @@ class MatrixRow(TypedDict):
     executorch_runtime_import: CommandRun | None  # attachments/executorch_runtime_import.py
     executorch_portable_kernels: CommandRun | None  # attachments/executorch_portable_kernels.py
     executorch_cpu_stamp: CommandRun | None  # attachments/executorch_cpu_stamp.py
+    executorch_llm_pipeline: CommandRun | None  # attachments/executorch_llm_pipeline.py
     pytorch_cia_materialization: CommandRun | None  # attachments/pytorch_cia_materialization.py
     # {executorch release: those ExecuTorch fields, or {"install_failed": why}} with --executorch-versions
     executorch_releases: dict[str, Any] | None
@@ -68,6 +69,8 @@ class MatrixRow(TypedDict):
     executorch_by_path_patched: CommandRun | None
     executorch_stale_copies_patched: CommandRun | None
     executorch_precision_patched: CommandRun | None
+    # attachments/executorch_llm_pipeline.py with the llm-unquantized and symbolic-sizes series applied, or None
+    executorch_llm_pipeline_patched: CommandRun | None
 
 
 class Summary(TypedDict):
@@ -98,7 +101,8 @@ def empty_row(requested: str, release: str) -> MatrixRow:
                      cpu_semantics=None, import_precision=None, cpu_stamp=None, cpu_stamp_c=None,
                      executorch_runtime_import=None,
                      pytorch_cia_materialization=None, executorch_portable_kernels=None,
-                     executorch_cpu_stamp=None)
+                     executorch_cpu_stamp=None, executorch_llm_pipeline=None,
+                     executorch_llm_pipeline_patched=None)
 
 
 def recorded(row: MatrixRow, field: str) -> Any:

@@ -34,6 +34,9 @@
   ``run_decompositions`` materializes the C++ CIA op registry once per op namespace (what our lowering spends);
 - ``executorch-runtime-import.md`` (``executorch_runtime_import``): ``import executorch.runtime`` imports all of
   ``executorch.exir`` (what each of our runtime children spends before its first program);
+- ``executorch-llm-pipeline.md`` (``executorch_llm_pipeline``): ExecuTorch's LLM pipeline with the OpenVINO
+  backend fails to export without weight compression (IndexError) and with dynamic shapes, its default (SymInt);
+  with our ``llm-unquantized`` and ``symbolic-sizes`` series;
 - ``executorch-portable-kernels.md`` (``executorch_portable_kernels``): the portable runtime has no kernel for
   ``sort``, ``avg_pool3d``, ``max_pool3d_with_indices`` (0x14), and its integer ``remainder``, ``ceil`` of
   integers, integer ``pow``, ``max_pool2d`` and ``sign`` with NaN compute otherwise than PyTorch.
@@ -48,6 +51,7 @@ from repro.reports.executorch_channels_last import executorch_channels_last
 from repro.reports.executorch_cpu_stamp import executorch_cpu_stamp
 from repro.reports.executorch_empty_constants import executorch_empty_constants
 from repro.reports.executorch_frees_blob import executorch_frees_blob
+from repro.reports.executorch_llm_pipeline import executorch_llm_pipeline
 from repro.reports.executorch_portable_kernels import executorch_portable_kernels
 from repro.reports.executorch_precision import executorch_precision
 from repro.reports.executorch_runtime_import import executorch_runtime_import
@@ -79,7 +83,8 @@ REPORTS = {"openvino-stale-copies.md": openvino_stale_copies,
            "openvino-special-values.md": openvino_special_values,
            "pytorch-cia-materialization.md": pytorch_cia_materialization,
            "executorch-runtime-import.md": executorch_runtime_import,
-           "executorch-portable-kernels.md": executorch_portable_kernels}
+           "executorch-portable-kernels.md": executorch_portable_kernels,
+           "executorch-llm-pipeline.md": executorch_llm_pipeline}
 
 
 def write_reports(matrix: Matrix, directory: Path) -> list[Path]:

@@ -54,6 +54,9 @@ NEED_TORCH = {
     "attachments/executorch_cpu_stamp.py": "Exit status (git bisect run): 0 the program loads in both classes, "
                                            "1 it does not load in the other class, 2 usage error, 125 could not "
                                            "test.",
+    "attachments/executorch_llm_pipeline.py": "Exit status (git bisect run): 0 every export succeeds, 1 an export "
+                                              "fails, 2 usage error, 125 could not test (the control export "
+                                              "failed, or the pipeline does not import).",
     "model_tier.py": "exit status: 0 every workaround run equals eager, 1 some workaround run does not, 2 usage "
                      "error, 125 could not test (transformers or the ExecuTorch stack is missing)",
     "llm_tier.py": "exit status: 0 every workaround case equals its reference both ways, 1 some does not, 2 usage "

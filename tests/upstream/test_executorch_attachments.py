@@ -129,6 +129,35 @@ def test_portable_kernels_reproducer_shows_each_missing_kernel_and_each_kernel_c
                                                      "Related threads (searched 2026-12-04)"]
 
 
+def test_llm_pipeline_reproducer_fails_uncompressed_and_dynamic_and_exports_the_control(tmp_path):
+    """repro/attachments/executorch_llm_pipeline.py, the reproducer of the ExecuTorch LLM-pipeline report, run as a
+    maintainer runs it (three ``export_llm`` processes); the report pastes it and this very output. A release
+    that fixes either failure changes its line to "exported": retire the report, and the workaround's side of
+    it (``workaround/llm_pipeline.py``'s empty-quantizer marker, or ``workaround/symbolic_sizes.py``). It leaves
+    nothing where it runs (Hydra writes an outputs/ folder into the working directory)."""
+    from repro.reports import executorch_llm_pipeline as report_module
+    from tests.recorded_matrix import executorch_matrix
+
+    result = run_cli("python", ATTACHMENTS / "executorch_llm_pipeline.py", cwd=tmp_path, timeout=900)
+    assert result.returncode == 1, result.stdout + result.stderr[-2000:]
+    assert not list(tmp_path.iterdir())
+    lines = {what.strip(): outcome for what, outcome in
+             (line.split(": ", 1) for line in result.stdout.splitlines()[1:-1])}
+    uncompressed, dynamic = lines["no compression, static shapes"], lines["openvino_8wo, dynamic shapes"]
+    assert uncompressed.startswith("IndexError: list index out of range (raised at executorch/examples/models/"
+                                   "llama/export_llama_lib.py:"), uncompressed
+    assert uncompressed.endswith(", _to_edge_and_lower_llama_openvino)"), uncompressed
+    assert dynamic.startswith("AttributeError: 'SymInt' object has no attribute 'type' (raised at openvino/"
+                              "frontend/pytorch/torchdynamo/compile.py:"), dynamic
+    assert lines["openvino_8wo, static shapes"] == "exported"
+    assert result.stdout.splitlines()[-1] == "BUG REPRODUCED: 2 of 2 exports fail"
+    matrix = executorch_matrix()
+    matrix["rows"][-1][report_module.FIELD] = {"exit_code": 1, "output": result.stdout, "stdout": result.stdout}
+    report = report_module.executorch_llm_pipeline(matrix)
+    assert report_module.REPRODUCER.read_text().rstrip() in report
+    assert result.stdout.strip() in report
+
+
 def test_minimal_cpu_stamp_reproducer_loads_only_as_the_class_that_exported_it():
     """repro/attachments/executorch_cpu_stamp.py, the reproducer in the ExecuTorch stamp report: from OpenVINO
     2026.4.0 the program exported here fails to load in a process one CPU class lower (0x1), from bytes and by

@@ -15,6 +15,7 @@ from repro.reports import (
     executorch_empty_constants,
     executorch_frees_blob,
     executorch_issue,
+    executorch_llm_pipeline,
     executorch_precision,
     executorch_semantics,
     executorch_stale_copies,
@@ -40,7 +41,7 @@ def test_executorch_reports_name_the_releases_measured():
 EXECUTORCH_REPORTS = [executorch_frees_blob.executorch_frees_blob,
                       executorch_channels_last.executorch_channels_last, executorch_semantics.executorch_semantics,
                       executorch_stale_copies.executorch_stale_copies, executorch_precision.executorch_precision,
-                      executorch_cpu_stamp.executorch_cpu_stamp]
+                      executorch_cpu_stamp.executorch_cpu_stamp, executorch_llm_pipeline.executorch_llm_pipeline]
 # Each report's reproducer and the field of the rows (and of EXECUTORCH_ROWS) its runs are in.
 REPRODUCERS = {executorch_frees_blob.executorch_frees_blob:
                    (executorch_frees_blob.EXECUTORCH_REPRODUCER, "by_path"),
@@ -50,7 +51,9 @@ REPRODUCERS = {executorch_frees_blob.executorch_frees_blob:
                executorch_stale_copies.executorch_stale_copies: (executorch_stale_copies.REPRODUCER,
                                                                  "stale_copies"),
                executorch_precision.executorch_precision: (executorch_precision.REPRODUCER, "precision"),
-               executorch_cpu_stamp.executorch_cpu_stamp: (executorch_cpu_stamp.REPRODUCER, "cpu_stamp")}
+               executorch_cpu_stamp.executorch_cpu_stamp: (executorch_cpu_stamp.REPRODUCER, "cpu_stamp"),
+               executorch_llm_pipeline.executorch_llm_pipeline:
+                   (executorch_llm_pipeline.REPRODUCER, "llm_pipeline")}
 
 
 @pytest.mark.parametrize("render", EXECUTORCH_REPORTS)
@@ -101,7 +104,9 @@ def report_markdown_block(report, heading):
      executorch_patches.patch_files(executorch_patches.CHANNELS_LAST)),
     (executorch_semantics.executorch_semantics, executorch_patches.patch_files(executorch_patches.SEMANTICS)),
     (executorch_precision.executorch_precision, executorch_patches.patch_files(executorch_patches.PRECISION)),
-    (executorch_cpu_stamp.executorch_cpu_stamp, executorch_patches.patch_files(executorch_patches.IMPORT_REASON))])
+    (executorch_cpu_stamp.executorch_cpu_stamp, executorch_patches.patch_files(executorch_patches.IMPORT_REASON)),
+    (executorch_llm_pipeline.executorch_llm_pipeline,
+     executorch_patches.python_series([executorch_patches.LLM_UNQUANTIZED, executorch_patches.SYMBOLIC_SIZES]))])
 def test_executorch_report_carries_its_tracked_patches_inline(render, patches):
     fix = report_markdown_block(render(executorch_matrix()), "## Proposed fix")
     for patch in patches:
@@ -144,6 +149,20 @@ def test_semantics_report_states_the_cpu_facts_from_openvinos_docs_and_has_the_o
     for fact in ("computed in 32 bits", "saturates", "float64 is computed in float32", "openvino#38166"):
         assert fact in bug
     assert "| `test_int64_square` | passed | failed |" in report
+
+
+def test_llm_pipeline_report_cites_each_failing_line_and_shows_the_series_run_or_says_it_was_not_run():
+    report = executorch_llm_pipeline.executorch_llm_pipeline(executorch_matrix())
+    main = f"blob/{executorch_issue.EXECUTORCH_MAIN}"
+    for line in ("examples/models/llama/export_llama_lib.py#L1218",
+                 "examples/models/llama/export_llama_lib.py#L1241-L1243",
+                 "backends/openvino/partitioner.py#L76-L93", "examples/models/llama/attention.py#L129-L131"):
+        assert f"{main}/{line}" in report
+    fix = report_markdown_block(report, "## Proposed fix")
+    assert "OpenVINO 2026.4.1 (exit 0):\n\n```\nOK: every export succeeds\n```" in fix
+    assert "| `test_cache_written_at_a_position_read_from_an_input` | passed | failed |" in fix
+    unpatched = executorch_llm_pipeline.executorch_llm_pipeline(executorch_matrix(patched_by_path=False))
+    assert "OpenVINO 2026.4.1: not run in this matrix." in report_markdown_block(unpatched, "## Proposed fix")
 
 
 EMPTY_CONSTANTS_OUTPUT = "\n".join([
