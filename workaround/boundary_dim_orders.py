@@ -15,7 +15,8 @@ in memory order, then the logical tensor restored), each such output
 ``Transpose(d) -> Reshape(ShapeOf)`` (the bytes written in the order ExecuTorch expects). The
 targets come from ``ShapeOf``, so dynamic dimensions work. A partition whose boundary is all in
 the default dim order, that asks for no inference precision, has no int64 boundary tensor and holds no
-compressed weight (``workaround.compressed_weights``: its activations are pinned unquantized), goes to the
+compressed weight and no dynamic quantization asked for (``workaround.compressed_weights``: the group size is
+pinned in the blob, 0 by default), goes to the
 stock preprocess untouched (unless it was made with ``special_values="torch"``: ``workaround.exact_rewrites``
 rewrites some of its ops exactly), and so does every partition the copy-safe rule did not make
 (``workaround.provenance``). An int64 boundary tensor is named ``executorch_int64_within_int32:<position>``:
@@ -41,7 +42,12 @@ from torch.export import ExportedProgram
 
 from workaround import exact_rewrites
 from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, int64_mark, mark
-from workaround.compressed_weights import holds_compressed_weights, keep_activations_unquantized
+from workaround.compressed_weights import (
+    DYNAMIC_QUANTIZATION,
+    UNQUANTIZED,
+    holds_compressed_weights,
+    pin_dynamic_quantization,
+)
 from workaround.copy_ops import aten_op
 from workaround.delegate_specs import SPECIAL_VALUES_KEY
 from workaround.dim_order import dim_order, is_default
@@ -168,9 +174,12 @@ def preprocess(cls: type, edge_program: ExportedProgram, compile_specs: Sequence
     input_orders, output_orders = [dim_order(value) for value in examples], [dim_order(v) for v in output_values]
     options = {spec.key: spec.value.decode() for spec in compile_specs}
     precision, special_values = options.get(PRECISION_KEY), options.get(SPECIAL_VALUES_KEY, "openvino")
-    compressed = holds_compressed_weights(edge_program)
+    # Asked for among the compile specs, or pinned to 0 where a compressed weight would quantize activations.
+    dynamic_quantization = options.get(DYNAMIC_QUANTIZATION) or (
+        UNQUANTIZED if holds_compressed_weights(edge_program) else None)
     stock_would_do = precision is None and special_values != "torch" and not any(
-        map(is_int64, [*examples, *output_values])) and not has_abs(edge_program.graph) and not compressed
+        map(is_int64, [*examples, *output_values])) and not has_abs(edge_program.graph) \
+        and dynamic_quantization is None
     if all(map(is_default, input_orders + output_orders)) and stock_would_do:
         return BOUNDARY_DIM_ORDERS.stock.__func__(cls, edge_program, compile_specs)
     for pass_class in (DimOrderOpsRevertPass, DecomposeFloorDividePass):
@@ -181,8 +190,8 @@ def preprocess(cls: type, edge_program: ExportedProgram, compile_specs: Sequence
     exact_rewrites.rewrite(model, special_values)
     honour_dim_orders(model, input_orders, output_orders)
     mark_int64_boundaries(model, examples, output_values)
-    if compressed:
-        keep_activations_unquantized(model)
+    if dynamic_quantization is not None:
+        pin_dynamic_quantization(model, dynamic_quantization)
     config = {"INFERENCE_PRECISION_HINT": precision} if precision else {}
     compiled = Core().compile_model(model, options.get("device", "CPU"), config)
     return PreprocessResult(processed_bytes=compiled.export_model().getvalue())

@@ -22,7 +22,7 @@ the same rules, including instances created before the call.
 """
 
 import contextlib
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 
 import torch
 from executorch.backends.openvino.partitioner import OpenvinoPartitioner
@@ -75,7 +75,8 @@ def _partition_without_escaping_copies(stock: OpenvinoPartitioner, exported_prog
     with sizes_read_in_the_delegate(stock, exported_program):
         result = COPY_RULE.stock(stock, exported_program)
     tags = hand_back_unsafe_nodes(result.tagged_exported_program, result.partition_tags, special_values, runtime)
-    added = [CompileSpec(GUARDED_KEY, GUARDED_BY)]  # what the checker reads back (workaround.delegate_specs)
+    # What the checker reads back (workaround.delegate_specs), and what install() was given for every partition.
+    added = [CompileSpec(GUARDED_KEY, GUARDED_BY), *_INSTALLED_COMPILE_SPECS]
     if special_values == "torch":  # its preprocess then rewrites what it can exactly (workaround.exact_rewrites)
         added.append(CompileSpec(SPECIAL_VALUES_KEY, special_values.encode()))
     tags = {tag: with_compile_specs(spec, added) for tag, spec in tags.items()}
@@ -139,17 +140,28 @@ def installed_patches() -> tuple[MethodPatch, ...]:
     return (*PARTITIONER_PATCHES, *DELEGATE_PATCHES, *llm_pipeline_patches())
 
 
-def install() -> None:
+# Compile specs install() gives every partition beside its partitioner's own (which win on the same key).
+_INSTALLED_COMPILE_SPECS: list[CompileSpec] = []
+
+
+def install(*, compile_specs: Sequence[CompileSpec] = ()) -> None:
     """Make every OpenvinoPartitioner, existing or future, apply the copy exclusion, compile its
     partitions to honour their boundary dim orders, and keep their blobs inline; and let ExecuTorch's LLM
-    pipeline export with the OpenVINO backend and no weight compression."""
+    pipeline export with the OpenVINO backend and no weight compression.
+
+    ``compile_specs`` reach every partition, for scripts that build their partitioner where the caller cannot
+    add any: ExecuTorch's LLM pipeline has no option for OpenVINO's ``DYNAMIC_QUANTIZATION_GROUP_SIZE``, which
+    trades compressed weights' exactness for int8 speed (``workaround.compressed_weights``)."""
+    _INSTALLED_COMPILE_SPECS[:] = compile_specs
     for patch in installed_patches():
         patch.apply()
 
 
 def uninstall() -> None:
     """Restore the stock OpenvinoPartitioner.partition and .ops_to_not_decompose,
-    OpenvinoBackend.preprocess, EdgeProgramManager.to_executorch and the LLM pipeline's functions."""
+    OpenvinoBackend.preprocess, EdgeProgramManager.to_executorch and the LLM pipeline's functions; forget the
+    compile specs ``install`` was given."""
+    _INSTALLED_COMPILE_SPECS.clear()
     for patch in installed_patches():
         patch.restore()
 

@@ -78,9 +78,12 @@ def every_case() -> list[LlmCase]:
             for kv_cache in (True, False) for dynamic_shape in (False, True) for compression in COMPRESSIONS]
 
 
-# stock and workaround: the OpenVINO backend without and with workaround.install(); xnnpack: the pipeline's
-# XNNPACK backend instead, the peer a decode step is timed against (benchmarks/llm_decode_cost.py).
-LOWERINGS = ("stock", "workaround", "xnnpack")
+# stock and workaround: the OpenVINO backend without and with workaround.install(); quantizing activations: the
+# workaround installed with OpenVINO's dynamic quantization asked for (int8 speed for compressed weights, not
+# exact); xnnpack: the pipeline's XNNPACK backend instead. The last two are timed (benchmarks/llm_decode_cost.py).
+QUANTIZING_ACTIVATIONS = "workaround-quantizing-activations"
+LOWERINGS = ("stock", "workaround", QUANTIZING_ACTIVATIONS, "xnnpack")
+QUANTIZED_GROUP_SIZE = b"32"  # OpenVINO's CPU default for DYNAMIC_QUANTIZATION_GROUP_SIZE
 
 
 @dataclass(frozen=True)
@@ -211,10 +214,14 @@ def export(case: LlmCase, lowering: str, folder: Path, sizes: dict[str, int] | N
     from executorch.extension.llm.export.builder import LLMEdgeManager
 
     write_checkpoint(case, folder, sizes)
-    if lowering == "workaround":
-        import workaround
+    if lowering in ("workaround", QUANTIZING_ACTIVATIONS):
+        from executorch.exir.backend.compile_spec_schema import CompileSpec
 
-        workaround.install()
+        import workaround
+        from workaround.compressed_weights import DYNAMIC_QUANTIZATION
+
+        asked = CompileSpec(DYNAMIC_QUANTIZATION, QUANTIZED_GROUP_SIZE)
+        workaround.install(compile_specs=[asked] if lowering == QUANTIZING_ACTIVATIONS else [])
     seen: dict[str, Any] = {}
     lower = LLMEdgeManager.to_edge_transform_and_lower
 

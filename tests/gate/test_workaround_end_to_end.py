@@ -200,6 +200,59 @@ def test_a_compressed_weight_stays_compressed_in_the_delegate(compressed_program
     assert max_abs_diff(run.outputs[0], exact) <= 1e-5 < max_abs_diff(rounded, exact)
 
 
+def quantizing_activations():
+    """The workaround asked, among its compile specs, for OpenVINO's dynamic quantization (int8 VNNI speed)."""
+    from executorch.exir.backend.backend_details import CompileSpec
+
+    from workaround import CopySafeOpenvinoPartitioner
+
+    return CopySafeOpenvinoPartitioner([CompileSpec("device", b"CPU"),
+                                        CompileSpec("DYNAMIC_QUANTIZATION_GROUP_SIZE", b"32")]), []
+
+
+QUANTIZING = Lowering("workaround-quantizing-activations", quantizing_activations)
+
+
+def imported_group_size(made_by):
+    """The dynamic-quantization group size OpenVINO imports an 8-bit compressed Linear's blob with."""
+    import io
+
+    import openvino
+
+    from workaround.pte_reader import delegates
+
+    case = ad_hoc_case(CompressedLinear(8).eval(), COMPRESSED_INPUTS, "compressed_8")
+    (delegate,) = delegates(lowering.lower(case, made_by, AS_THE_LLM_PIPELINE).to_executorch().buffer)
+    return openvino.Core().import_model(io.BytesIO(delegate.blob), "CPU").get_property(
+        "DYNAMIC_QUANTIZATION_GROUP_SIZE")
+
+
+@pytest.mark.parametrize(("made_by", "group_size"), [(WORKAROUND, 0), (QUANTIZING, 32)],
+                         ids=["exact unless asked", "quantized when the compile specs ask"])
+def test_the_importer_quantizes_a_compressed_partitions_activations_only_when_asked(made_by, group_size):
+    """The group size the blob carries is the one the importing runtime uses (a compile option alone is dropped at
+    import): 0 by default, exact; OpenVINO's own where the compile specs name it, for its int8 speed
+    (``workaround.compressed_weights``). Read back from the blob as OpenVINO imports it, the same on every CPU
+    class (what the importer then computes with it differs by class: AVX2 has no int8 path)."""
+    assert imported_group_size(made_by) == group_size
+
+
+def test_install_gives_its_compile_specs_to_every_partition_until_uninstalled():
+    """ExecuTorch's LLM pipeline builds its own OpenvinoPartitioner: ``install(compile_specs=...)`` is how its
+    user asks for dynamic quantization; ``uninstall()`` forgets them."""
+    from executorch.exir.backend.backend_details import CompileSpec
+
+    try:
+        install(compile_specs=[CompileSpec("DYNAMIC_QUANTIZATION_GROUP_SIZE", b"32")])
+        asked = imported_group_size(STOCK)
+        uninstall()
+        install()
+        default = imported_group_size(STOCK)
+    finally:
+        uninstall()
+    assert (asked, default) == (32, 0)
+
+
 # Cases whose only op an exact rewrite keeps delegated with special_values="torch" (workaround.exact_rewrites).
 REWRITTEN_IN_THE_DELEGATE = {"relu_of_nan", "sign_of_nan", "max_pool_of_nan", "softmax_of_a_nan_row"}
 
