@@ -13,6 +13,9 @@ The Abs of a constant is the exception: OpenVINO drops a rank-1 one while foldin
 ``workaround.exact_rewrites.constant_abs`` prevents by rewriting it as ``Maximum(x, -x)`` first.
 """
 
+from collections.abc import Callable
+from typing import cast
+
 import torch
 from torch._subclasses.fake_tensor import FakeTensor
 from torch.export import ExportedProgram
@@ -58,8 +61,9 @@ class ConstantFolding:
         if any(found is None for found in arguments.values()):
             return None
         try:
-            result = node.target(*torch.fx.node.map_arg(node.args, arguments.__getitem__),
-                                 **torch.fx.node.map_arg(node.kwargs, arguments.__getitem__))
+            op = cast(Callable[..., object], node.target)  # a call_function node's target is its op
+            result = op(*torch.fx.node.map_arg(node.args, arguments.__getitem__),
+                        **torch.fx.node.map_arg(node.kwargs, arguments.__getitem__))
         except Exception:  # an op that will not run on plain tensors here: its range stays unknown
             return None
         return result if isinstance(result, torch.Tensor) and not isinstance(result, FakeTensor) else None

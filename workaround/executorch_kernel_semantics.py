@@ -20,10 +20,13 @@ The partitioner treats such a node as it treats one without a kernel (``workarou
 lowering in one line, unless it can stay in OpenVINO exactly.
 """
 
+from typing import cast
+
 import torch
 
 from workaround.copy_ops import aten_op
 from workaround.delegate_limits import tensors
+from workaround.fx_arguments import tensor_argument
 from workaround.semantics import FLOAT32_EXACT, POWERS
 from workaround.value_ranges import ValueRanges, integral_dtype
 
@@ -49,8 +52,9 @@ SPECIAL_VALUES_DIFFER = {
 def one_sign(ranges: ValueRanges, operands: list[object]) -> bool:
     """Whether every operand is proven >= 0, or every one <= 0."""
     found = [ranges.of(operand) for operand in operands]
-    return all(interval is not None for interval in found) and (
-        all(interval.low >= 0 for interval in found) or all(interval.high <= 0 for interval in found))
+    known = [interval for interval in found if interval is not None]
+    return len(known) == len(found) and (
+        all(interval.low >= 0 for interval in known) or all(interval.high <= 0 for interval in known))
 
 
 def floats_read(node: torch.fx.Node) -> bool:
@@ -60,10 +64,10 @@ def floats_read(node: torch.fx.Node) -> bool:
 
 def integer_rule_differs(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
     """The integer rows of the module docstring: remainder, roundings and pow."""
-    op = aten_op(node)
+    op = cast(torch._ops.OpOverload, aten_op(node))
     if op in DIVISOR_SIGNED_REMAINDERS and not one_sign(ranges, list(node.args[:2])):
         return "ExecuTorch's integer remainder takes the dividend's sign (PyTorch: the divisor's)"
-    if op in ROUNDINGS and not ranges.interval(node.args[0]).within_magnitude(FLOAT32_EXACT):
+    if op in ROUNDINGS and not ranges.interval(tensor_argument(node, 0)).within_magnitude(FLOAT32_EXACT):
         return f"ExecuTorch's {op._schema.name.split('::')[1]} of integers goes through float32"
     if op in POWERS and not (ranges.proven(node) and ranges.interval(node).within_magnitude(FLOAT64_EXACT)):
         return "ExecuTorch's integer pow goes through double and saturates (PyTorch wraps around)"
@@ -82,7 +86,7 @@ def dtype_rule_differs(node: torch.fx.Node) -> str | None:
 
 def kernel_differs(node: torch.fx.Node, ranges: ValueRanges, special_values: str) -> str | None:
     """How ExecuTorch's kernel for ``node`` would differ from PyTorch on the values it may see, or None."""
-    op = aten_op(node)
+    op = cast(torch._ops.OpOverload, aten_op(node))
     integers = integral_dtype(node) is not None and not floats_read(node)
     if integers and (found := integer_rule_differs(node, ranges)):
         return found

@@ -14,6 +14,7 @@ registry lists (``portable_lib._get_operator_names()``).
 
 import functools
 from collections.abc import Collection
+from typing import cast
 
 import torch
 
@@ -41,13 +42,13 @@ def out_variant(op: torch._ops.OpOverload) -> torch._ops.OpOverload | None:
     from executorch.exir.operator.convert import to_out_variant
 
     try:
-        return to_out_variant(op)[0]
+        return cast(torch._ops.OpOverload, to_out_variant(op)[0])
     except Exception:  # ExecuTorch raises bare RuntimeErrors and AssertionErrors here
         packet = op.overloadpacket
         overload = op._overloadname
         for name in (f"{overload}_out", "out") if overload != "default" else ("out",):
             if name in packet.overloads():
-                return getattr(packet, name)
+                return cast(torch._ops.OpOverload, getattr(packet, name))
     return None
 
 

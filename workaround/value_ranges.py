@@ -175,7 +175,7 @@ def converted(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
 
 def one_result(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
     """getitem of a multi-output op: its indices, or values its input holds."""
-    source, position = tensor_argument(node, 0), node.args[1]
+    source, position = tensor_argument(node, 0), int_argument(node, 1)
     if aten_op(source) in VALUES_AND_INDICES and position == 1:
         return index_interval(source)
     if aten_op(source) in POOLS_WITH_INDICES and position == 1:  # flat indices into each spatial plane
@@ -273,8 +273,9 @@ def clamped(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:
     low, high = (node.kwargs.get(name, bound) for name, bound in zip(("min", "max"), bounds, strict=True))
     if found is None or any(bound is not None and static_int(bound) is None for bound in (low, high)):
         return None
-    return Interval(found.low if low is None else max(found.low, low),
-                    found.high if high is None else min(found.high, high))
+    low_bound, high_bound = static_int(low), static_int(high)
+    return Interval(found.low if low_bound is None else max(found.low, low_bound),
+                    found.high if high_bound is None else min(found.high, high_bound))
 
 
 def summed(ranges: ValueRanges, node: torch.fx.Node) -> Interval | None:

@@ -61,7 +61,8 @@ def widest_class(release: str) -> str | None:
     def wrong(cpu_class: str) -> int:
         return len(special_value_rows(conformance_record.recorded(release, cpu_class) or {}))
 
-    return max(conformance_record.recorded_classes(release), key=wrong, default=None)
+    classes = conformance_record.recorded_classes(release)
+    return max(classes, key=wrong) if classes else None
 
 
 def openvino_special_values(matrix: Matrix) -> str:
