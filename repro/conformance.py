@@ -89,9 +89,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"conformance: cannot run ExecuTorch programs here: {error}", file=sys.stderr)
         return ExitStatus.UNTESTABLE
     release = version("openvino")
-    cases = conformance.sweep_cases(args.ops)
-    if args.shard:
-        cases = cases[args.shard[0] - 1::args.shard[1]]
+    swept = conformance.sweep(args.ops)
+    cases = swept.cases[args.shard[0] - 1::args.shard[1]] if args.shard else swept.cases
+    not_swept = [f"`{item.op}` ({item.opinfo}), {item.variant}: {item.reason}" for item in swept.not_swept]
+    for line in not_swept:
+        print(f"conformance: not swept: {line}")
 
     def progress(number, case, found):
         print(f"[{number + 1}/{len(cases)}] {case.id}: " + ", ".join(f"{name} {outcome}" for name, outcome in
@@ -103,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         outcomes = conformance.run_sweep(cases, runner, folder, lowerings, progress)
     if args.markdown:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
-        args.markdown.write_text(conformance_record.markdown(outcomes, release, cpu_class))
+        args.markdown.write_text(conformance_record.markdown(outcomes, release, cpu_class, not_swept))
     if args.record:
         whole = args.shard is None and args.ops is None and args.lowerings is None
         conformance_record.record(release, cpu_class, outcomes, replace=whole)
@@ -118,8 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     changed = conformance_record.differences(outcomes, expected)
     for line in changed:
         print(f"conformance: changed: {line}")
-    print(f"conformance: {len(outcomes)} cases, {len(changed)} differ from what was recorded for OpenVINO "
-          f"{release} on {cpu_class}")
+    print(f"conformance: {len(outcomes)} cases ({len(not_swept)} variants not swept), {len(changed)} differ from "
+          f"what was recorded for OpenVINO {release} on {cpu_class}")
     return ExitStatus.BUG if changed else ExitStatus.CORRECT
 
 

@@ -348,43 +348,76 @@ def stamp_findings(index: int, delegate: pte_reader.Delegate, target: Target, pr
                     f"openvino-pte-restamp {program}{option}")]
 
 
-def check_delegates(delegates: list[pte_reader.Delegate], not_opened: list[str] | None = None,
-                    precisions: list[Precision] | None = None, target: Target | None = None,
-                    program: str = "PROGRAM.pte") -> list[Finding]:
+@dataclass(frozen=True)
+class DelegatesChecked:
+    """What checking a program's OpenVINO delegates found: the findings, why a blob could not be opened here (the
+    findings then hold what the program's metadata shows on its own), and each opened delegate's precision."""
+    findings: list[Finding]
+    not_opened: list[str]
+    precisions: list[Precision]
+
+
+def opened_delegate(index: int, delegate: pte_reader.Delegate, here: str | None
+                    ) -> tuple[list[Finding], Precision]:
+    """What only importing the blob shows: its compiled model's findings and its precision. Raises BlobNotOpened
+    where this OpenVINO cannot open it."""
+    compiled = open_blob(index, delegate, here)
+    try:
+        found = precision(index, delegate, compiled)
+        return compiled_model_findings(index, delegate, compiled) + precision_findings(found), found
+    except UnicodeDecodeError as error:
+        raise BlobNotOpened(f"OpenVINO {openvino_release()} opens delegate {index}'s compiled model but its names "
+                            "are not text (the blob is corrupted): checked what the program's own metadata shows "
+                            "only") from error
+
+
+def blob_findings(index: int, delegate: pte_reader.Delegate) -> list[Finding]:
+    """What the blob's bytes show, read without importing it (so also where this OpenVINO cannot)."""
+    if GUARDED_KEY in delegate.compile_specs:
+        return []
+    try:
+        return [Finding(kind, index, port, f"OpenVINO delegate {index}: {what}")
+                for kind, port, what in exported_model_findings(delegate.blob)]
+    except MalformedProgram as error:
+        raise MalformedProgram(f"OpenVINO delegate {index}: {error}") from error
+
+
+def check_delegates(delegates: list[pte_reader.Delegate], target: Target | None = None,
+                    program: str = "PROGRAM.pte") -> DelegatesChecked:
     """Every finding in the delegates, where the program is to load on ``target`` (default: this host; a fix
-    names the file as ``program``). A blob this OpenVINO cannot open raises BlobNotOpened, unless
-    ``not_opened`` (a list) is given: then the reason is appended there and the findings the program's
-    metadata shows on its own are still returned. With ``precisions`` (a list), each opened delegate's
-    Precision is appended there."""
-    findings: list[Finding] = []
+    names the file as ``program``)."""
     here = this_host()
     target = target or here
+    checked = DelegatesChecked([], [], [])
     for index, delegate in enumerate(delegates):
-        findings += stamp_findings(index, delegate, target, program)
+        checked.findings.extend(stamp_findings(index, delegate, target, program))
         try:
-            compiled = open_blob(index, delegate, here.text)
-            try:
-                found = precision(index, delegate, compiled)
-                findings += compiled_model_findings(index, delegate, compiled) + precision_findings(found)
-            except UnicodeDecodeError as error:
-                raise BlobNotOpened(f"OpenVINO {openvino_release()} opens delegate {index}'s compiled model but "
-                                    "its names are not text (the blob is corrupted): checked what the program's "
-                                    "own metadata shows only") from error
-            if precisions is not None:
-                precisions.append(found)
+            findings, found = opened_delegate(index, delegate, here.text)
+            checked.findings.extend(findings)
+            checked.precisions.append(found)
         except BlobNotOpened as error:
-            if not_opened is None:
-                raise
-            not_opened.append(str(error))
-        # Read from the blob's bytes, so also where this OpenVINO cannot import it.
-        try:
-            findings += [Finding(kind, index, port, f"OpenVINO delegate {index}: {what}")
-                         for kind, port, what in exported_model_findings(delegate.blob)
-                         if GUARDED_KEY not in delegate.compile_specs]
-        except MalformedProgram as error:
-            raise MalformedProgram(f"OpenVINO delegate {index}: {error}") from error
-        findings += segment_finding(index, delegate)
-    return findings
+            checked.not_opened.append(str(error))
+        checked.findings.extend(blob_findings(index, delegate) + segment_finding(index, delegate))
+    return checked
+
+
+@dataclass(frozen=True)
+class ProgramChecked:
+    """A program's check: its OpenVINO delegates, and every finding, theirs and the program's."""
+    delegates: list[pte_reader.Delegate]
+    findings: list[Finding]
+    not_opened: list[str]
+    precisions: list[Precision]
+
+
+def checked_program(contents: pte_reader.ProgramContents, runtime_operators: Collection[str] | None,
+                    cpu_class: str | None, program: str) -> ProgramChecked:
+    """The one pipeline of a check: the delegates where the program is to load, the constants, the operators."""
+    delegates = openvino_delegates(contents)
+    checked = check_delegates(delegates, target_cpu_of(contents, cpu_class), program)
+    findings = (checked.findings + empty_constant_segment(contents.constants)
+                + missing_operators(contents.operators, runtime_operators))
+    return ProgramChecked(delegates, findings, checked.not_opened, checked.precisions)
 
 
 def missing_operators(operators: list[str], registered: Collection[str] | None) -> list[Finding]:
@@ -411,10 +444,10 @@ def check_program(program: "ExecutorchProgramManager | bytes | bytearray | str |
     if isinstance(program, str | Path):
         program = read_pte(Path(program))
     contents = pte_reader.read(bytes(program if isinstance(program, bytes | bytearray) else program.buffer))
-    target = target_cpu_of(contents, target_cpu)
-    return (check_delegates(openvino_delegates(contents), target=target, program=name)
-            + empty_constant_segment(contents.constants)
-            + missing_operators(contents.operators, runtime_operators))
+    checked = checked_program(contents, runtime_operators, target_cpu, name)
+    if checked.not_opened:
+        raise BlobNotOpened(checked.not_opened[0])
+    return checked.findings
 
 
 def target_cpu_of(contents: pte_reader.ProgramContents, cpu_class: str | None) -> Target | None:
@@ -450,17 +483,12 @@ def report(pte: Path, as_json: bool, runtime_operators: Collection[str] | None =
            cpu_class: str | None = None) -> Report:
     """The check of one file, as the command line prints it. Everything is read and checked before a line
     is written: an inconsistent file is a verdict of its own (2), never judged on part of it."""
-    not_opened: list[str] = []
-    precisions: list[Precision] = []
     try:
-        contents = pte_reader.read(read_pte(pte))
-        delegates = openvino_delegates(contents)
-        target = target_cpu_of(contents, cpu_class)
-        findings = (check_delegates(delegates, not_opened, precisions, target, str(pte))
-                    + empty_constant_segment(contents.constants)
-                    + missing_operators(contents.operators, runtime_operators))
+        checked = checked_program(pte_reader.read(read_pte(pte)), runtime_operators, cpu_class, str(pte))
     except (UnreadableFile, MalformedProgram) as error:
         return Report(EXIT_UNREADABLE, [], [f"{pte}: not a readable .pte: {error}"])
+    findings, not_opened, precisions, delegates = (checked.findings, checked.not_opened, checked.precisions,
+                                                   checked.delegates)
     code = EXIT_AFFECTED if findings else EXIT_UNREADABLE if not_opened else EXIT_CLEAN
     if not as_json:
         return Report(code, text_report(pte, delegates, findings, not_opened, precisions), [])

@@ -30,8 +30,9 @@ Only integer and bool tensors get a range; floats are not tracked.
 import functools
 import math
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import cast
 
 import torch
 from torch._subclasses.fake_tensor import FakeTensor
@@ -455,35 +456,56 @@ def numel(node: torch.fx.Node) -> int | None:
     return None if shape is None else math.prod(shape)
 
 
+IndexUses = Callable[[torch.fx.Node], Iterator[tuple[torch.fx.Node, Interval]]]
+
+
+def within_the_table(indices: object, table: object, dim: object) -> Iterator[tuple[torch.fx.Node, Interval]]:
+    """Indices into dimension ``dim`` of ``table``, of static size n, lie in [-n, n - 1]."""
+    if not (isinstance(indices, torch.fx.Node) and isinstance(table, torch.fx.Node)):
+        return
+    shape, dim = sizes(table), static_int(dim)
+    if shape and dim is not None:
+        yield indices, Interval(-shape[dim], shape[dim] - 1)
+
+
+def embedding_indices(node: torch.fx.Node) -> Iterator[tuple[torch.fx.Node, Interval]]:
+    yield from within_the_table(node.args[1], node.args[0], 0)
+
+
+def bag_indices(node: torch.fx.Node) -> Iterator[tuple[torch.fx.Node, Interval]]:
+    """An embedding bag's indices into its table, and its offsets into its indices (their count included)."""
+    yield from embedding_indices(node)
+    offsets, indices = node.args[2], node.args[1]
+    if isinstance(offsets, torch.fx.Node) and isinstance(indices, torch.fx.Node) and (shape := sizes(indices)):
+        yield offsets, Interval(0, math.prod(shape))
+
+
+def selected_indices(node: torch.fx.Node) -> Iterator[tuple[torch.fx.Node, Interval]]:
+    """index_select(table, dim, indices), gather(table, dim, indices)."""
+    yield from within_the_table(node.args[2], node.args[0], node.args[1])
+
+
+def advanced_indices(node: torch.fx.Node) -> Iterator[tuple[torch.fx.Node, Interval]]:
+    """index(table, [indices of dim 0, of dim 1, ...])."""
+    for dim, indices in enumerate(cast(list[object], node.args[1])):
+        yield from within_the_table(indices, node.args[0], dim)
+
+
+# The ops that index a table, and the (indices, Interval) pairs each use proves.
+INDEX_USES: dict[object, IndexUses] = {
+    aten.embedding.default: embedding_indices,
+    aten._embedding_bag.default: bag_indices,
+    aten.index_select.default: selected_indices,
+    aten.gather.default: selected_indices,
+    aten.index.Tensor: advanced_indices,
+}
+
+
 def indices_bounded_by_shapes(graph: torch.fx.Graph) -> dict[torch.fx.Node, Interval]:
     """Tensors used as indices into a dimension of static size n: their values lie in [-n, n - 1]."""
     found: dict[torch.fx.Node, Interval] = {}
-
-    def bound(indices: object, table: object, dim: object) -> None:
-        if not (isinstance(indices, torch.fx.Node) and isinstance(table, torch.fx.Node)):
-            return
-        shape, dim = sizes(table), static_int(dim)
-        if shape is None or dim is None or not shape:
-            return
-        extent = shape[dim]
-        interval = Interval(-extent, extent - 1)
-        narrow(found, indices, interval)
-
     for node in graph.nodes:
-        if node.op != "call_function":
-            continue
-        op = aten_op(node)
-        if op is aten.embedding.default:
-            bound(node.args[1], node.args[0], 0)
-        elif op is aten._embedding_bag.default:
-            bound(node.args[1], node.args[0], 0)
-            offsets, indices = node.args[2], node.args[1]
-            if isinstance(offsets, torch.fx.Node) and isinstance(indices, torch.fx.Node) and sizes(indices):
-                interval = Interval(0, math.prod(sizes(indices) or [0]))
-                narrow(found, offsets, interval)
-        elif op in (aten.index_select.default, aten.gather.default):
-            bound(node.args[2], node.args[0], node.args[1])
-        elif op is aten.index.Tensor:
-            for dim, indices in enumerate(node.args[1]):
-                bound(indices, node.args[0], dim)
+        uses = INDEX_USES.get(aten_op(node)) if node.op == "call_function" else None
+        for indices, interval in uses(node) if uses else ():
+            narrow(found, indices, interval)
     return found

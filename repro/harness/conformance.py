@@ -131,70 +131,124 @@ def runs_in_the_delegate(sample: Any) -> bool:
     return bool(tensors) and all(tensor.dim() and tensor.numel() for tensor in tensors)
 
 
+class SamplesFailed(Exception):
+    """An OpInfo's sample generator failed here (it may need what this build lacks); the message says how."""
+
+
 def _samples(info, dtype, count):
     torch.manual_seed(SEED)
     try:
         usable = (sample for sample in info.sample_inputs("cpu", dtype) if runs_in_the_delegate(sample))
         return [sample for _, sample in zip(range(count), usable, strict=False)]
-    except Exception:  # an OpInfo whose sample generator needs what this build lacks
-        return []
+    except Exception as error:  # whatever OpInfo's generators raise: the sweep records it, never hides it
+        raise SamplesFailed(first_line(error)) from error
 
 
-def _case(name, function, tensors, relative_atol=FLOAT_ATOL):
-    magnitude = 1.0
+def first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0][:200] if lines else ''}"
+
+
+def _case(name, function, tensors, relative_atol=FLOAT_ATOL) -> Case:
+    """The sweep case of one call; raises EagerRefuses where eager PyTorch itself refuses the call."""
     try:
         expected = function(*[tensor.clone() for tensor in tensors])
-        finite = [leaf.double().nan_to_num(posinf=0.0, neginf=0.0).abs().max()
-                  for leaf in torch.utils._pytree.tree_leaves(expected)
-                  if isinstance(leaf, torch.Tensor) and leaf.is_floating_point() and leaf.numel()]
-        magnitude = max([1.0, *(float(value) for value in finite)])
-    except Exception:
-        return None  # eager itself refuses this call
+    except Exception as error:
+        raise EagerRefuses(first_line(error)) from error
+    finite = [leaf.double().nan_to_num(posinf=0.0, neginf=0.0).abs().max()
+              for leaf in torch.utils._pytree.tree_leaves(expected)
+              if isinstance(leaf, torch.Tensor) and leaf.is_floating_point() and leaf.numel()]
+    magnitude = max([1.0, *(float(value) for value in finite)])
     integer_outputs = tuple(index for index, leaf in enumerate(torch.utils._pytree.tree_leaves(expected))
                             if isinstance(leaf, torch.Tensor) and not leaf.is_floating_point())
     return Case(name, name, function, lambda: tuple(tensor.clone() for tensor in tensors),
                 exact_outputs=integer_outputs, atol=relative_atol * magnitude)
 
 
-def variants(info: Any) -> Iterator[tuple[str, Callable[..., Any], tuple[torch.Tensor, ...]]]:
-    """(variant name, function, tensors) for one OpInfo: float32 samples, integer dtypes, edge values."""
+class EagerRefuses(Exception):
+    """Eager PyTorch refuses a sample call: there is nothing to compare with."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str  # "float32 #0", "int64 bounds", ...
+    function: Callable[..., Any]
+    tensors: tuple[torch.Tensor, ...]
+
+
+@dataclass(frozen=True)
+class NotSwept:
+    """A variant of an op the sweep could not make, and why: it leaves the denominator on the record."""
+    op: str
+    opinfo: str
+    variant: str  # the dtype or variant whose samples failed, or the variant eager refused
+    reason: str
+
+
+def variants(info: Any) -> Iterator[Variant | tuple[str, str]]:
+    """One OpInfo's variants: float32 samples, integer dtypes, edge values; ``(variant, reason)`` for a dtype
+    whose samples could not be generated here."""
     dtypes = info.supported_dtypes("cpu")
-    floats = _samples(info, torch.float32, FLOAT_SAMPLES) if torch.float32 in dtypes else []
+
+    def samples(dtype, count):
+        try:
+            return _samples(info, dtype, count), None
+        except SamplesFailed as error:
+            return [], (str(dtype).removeprefix("torch."), str(error))
+
+    floats, failed = samples(torch.float32, FLOAT_SAMPLES) if torch.float32 in dtypes else ([], None)
+    yield from [failed] if failed else []
     for index, sample in enumerate(floats):
-        yield (f"float32 #{index}", *as_model(sample, info.op))
+        yield Variant(f"float32 #{index}", *as_model(sample, info.op))
     if floats:
         function, tensors = as_model(floats[0], info.op)
-        yield "special values", function, with_values(tensors, SPECIAL_FLOATS)
+        yield Variant("special values", function, with_values(tensors, SPECIAL_FLOATS))
     for dtype in INTEGER_DTYPES:
-        if dtype in dtypes and (integers := _samples(info, dtype, 1)):
+        integers, failed = samples(dtype, 1) if dtype in dtypes else ([], None)
+        yield from [failed] if failed else []
+        if integers:
             function, tensors = as_model(integers[0], info.op)
             if dtype is torch.int64:  # int64 at int32's bounds and beyond: the plain int64 sample adds nothing
-                yield "int64 bounds", function, with_values(tensors, BOUND_INTEGERS)
+                yield Variant("int64 bounds", function, with_values(tensors, BOUND_INTEGERS))
             elif dtype is torch.int32:  # beyond what float32 holds exactly, and at int32's bounds
-                yield "int32 bounds", function, with_values(tensors, BOUND_INT32)
+                yield Variant("int32 bounds", function, with_values(tensors, BOUND_INT32))
             else:
-                yield str(dtype).removeprefix("torch."), function, tensors
-    if torch.float16 in dtypes and (halves := _samples(info, torch.float16, 1)):
+                yield Variant(str(dtype).removeprefix("torch."), function, tensors)
+    halves, failed = samples(torch.float16, 1) if torch.float16 in dtypes else ([], None)
+    yield from [failed] if failed else []
+    if halves:
         function, tensors = as_model(halves[0], info.op)
-        yield "float16 bounds", function, with_values(tensors, BOUND_FLOAT16)
+        yield Variant("float16 bounds", function, with_values(tensors, BOUND_FLOAT16))
 
 
-def sweep_cases(only: set[str] | None = None) -> list[SweepCase]:
-    """Every sweep case (or those of the ops named in ``only``), in a fixed order."""
+@dataclass(frozen=True)
+class Sweep:
+    cases: list[SweepCase]
+    not_swept: list[NotSwept]
+
+
+def sweep(only: set[str] | None = None) -> Sweep:
+    """Every sweep case (or those of the ops named in ``only``), in a fixed order, and what could not be made."""
     infos = opinfos()
-    cases = []
+    cases, not_swept = [], []
     for op in supported_ops():
         if (only is not None and op not in only) or op in RANDOM:
             continue
         for info in infos.get(ALIASES.get(op, op), []):
             name = info.name + (f".{info.variant_test_name}" if info.variant_test_name else "")
-            for variant, function, tensors in variants(info):
-                atol = FLOAT16_ATOL if variant.startswith("float16") else FLOAT_ATOL
+            for variant in variants(info):
+                if not isinstance(variant, Variant):
+                    not_swept.append(NotSwept(op, name, *variant))
+                    continue
+                atol = FLOAT16_ATOL if variant.name.startswith("float16") else FLOAT_ATOL
                 # named like its id: one name per case, whatever OpInfo variants share the op
-                case = _case(f"{op}.{name}.{variant.replace(' ', '_').replace('#', '')}", function, tensors, atol)
-                if case is not None:
-                    cases.append(SweepCase(op, name, variant, case))
-    return cases
+                case_name = f"{op}.{name}.{variant.name.replace(' ', '_').replace('#', '')}"
+                try:
+                    cases.append(SweepCase(op, name, variant.name,
+                                           _case(case_name, variant.function, variant.tensors, atol)))
+                except EagerRefuses as refused:
+                    not_swept.append(NotSwept(op, name, variant.name, f"eager refuses: {refused}"))
+    return Sweep(cases, not_swept)
 
 
 def outcome(record: CaseRecord) -> str:

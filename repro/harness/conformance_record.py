@@ -4,7 +4,7 @@ the per-op table (``repro/harness/conformance.py`` runs the sweep; the reports r
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from repro.harness.outcomes import Outcome
@@ -76,8 +76,10 @@ def not_correct(found: Mapping[str, str], lowering: str) -> bool:
     return found[lowering] not in (Outcome.CORRECT, NOT_DELEGATED)
 
 
-def markdown(outcomes: Mapping[str, Mapping[str, str]], release: str, cpu_class: str) -> str:
-    """A row per op: how many cases, what stock and the workaround (both modes) get wrong, by variant."""
+def markdown(outcomes: Mapping[str, Mapping[str, str]], release: str, cpu_class: str,
+             not_swept: Sequence[str] = ()) -> str:
+    """A row per op: how many cases, what stock and the workaround (both modes) get wrong, by variant; then
+    each variant the sweep could not make, and why (``not_swept``: one line each)."""
     by_op: dict[tuple[str, str], list[tuple[str, Mapping[str, str]]]] = {}
     for case_id, found in outcomes.items():
         op, opinfo, variant = case_id.split("/")
@@ -98,6 +100,9 @@ def markdown(outcomes: Mapping[str, Mapping[str, str]], release: str, cpu_class:
                  or "-"
                  for name in LOWERINGS]
         lines.append(f"| `{op}` ({opinfo}) | {len(rows)} | {' | '.join(cells)} |")
+    if not_swept:
+        why = "the OpInfo could not make the call here, or eager refuses it"
+        lines += ["", f"Not swept ({len(not_swept)}: {why}):", "", *(f"- {line}" for line in not_swept)]
     return "\n".join(lines) + "\n"
 
 

@@ -67,7 +67,7 @@ SIGNED_ZEROS = {
 
 def sweep_rows():
     for module, ops in SWEPT.items():
-        for sweep_case in conformance.sweep_cases(set(ops)):
+        for sweep_case in conformance.sweep(set(ops)).cases:
             # (the .with_dtype calls compute in float64, which is handed back: not these passes' business)
             # float16 at its limits: a NaN constant of float16 must be made through float32 (graph_edits)
             # (float32 samples without special values: the conformance sweep's third column holds those)

@@ -60,7 +60,7 @@ def case_for(op, special_values):
         return ad_hoc_case(function, (tensor,), str(op))
     name = op._schema.name.split("::")[1]
     wanted = ["special values"] + (["int32 bounds", "int64 bounds"] if special_values == "openvino" else [])
-    cases = [case.case for case in conformance.sweep_cases({name}) if case.variant in wanted]
+    cases = [case.case for case in conformance.sweep({name}).cases if case.variant in wanted]
     return cases[0] if cases else None
 
 
