@@ -371,13 +371,15 @@ def opened_delegate(index: int, delegate: pte_reader.Delegate, here: str | None
                             "only") from error
 
 
-def blob_findings(index: int, delegate: pte_reader.Delegate) -> list[Finding]:
-    """What the blob's bytes show, read without importing it (so also where this OpenVINO cannot)."""
+def blob_findings(index: int, delegate: pte_reader.Delegate, target: Target) -> list[Finding]:
+    """What the blob's bytes show, read without importing it (so also where this OpenVINO cannot), where it is
+    to load: an AVX2 importer computes compressed weights' matmuls without quantizing their activations."""
     if GUARDED_KEY in delegate.compile_specs:
         return []
+    quantizes = target.text is None or compatibility_stamp.of_text(target.text).cpu_class != "avx2"
     try:
         return [Finding(kind, index, port, f"OpenVINO delegate {index}: {what}")
-                for kind, port, what in exported_model_findings(delegate.blob)]
+                for kind, port, what in exported_model_findings(delegate.blob, quantizes)]
     except MalformedProgram as error:
         raise MalformedProgram(f"OpenVINO delegate {index}: {error}") from error
 
@@ -397,7 +399,7 @@ def check_delegates(delegates: list[pte_reader.Delegate], target: Target | None 
             checked.precisions.append(found)
         except BlobNotOpened as error:
             checked.not_opened.append(str(error))
-        checked.findings.extend(blob_findings(index, delegate) + segment_finding(index, delegate))
+        checked.findings.extend(blob_findings(index, delegate, target) + segment_finding(index, delegate))
     return checked
 
 

@@ -199,11 +199,24 @@ def divides_the_ceil_window_by_the_kernel(layer: exported_model.Layer) -> bool:
             and layer.data.get("exclude-pad") == "false" and any(pads(layer)))
 
 
-def exported_model_findings(blob: bytes) -> list[SemanticsFinding]:
+DYNAMIC_QUANTIZATION = "DYNAMIC_QUANTIZATION_GROUP_SIZE"
+COMPRESSED_MATMUL = "FullyConnectedCompressed"  # the CPU plugin's matmul on a compressed (u8/u4/i4) weight
+
+
+def exported_model_findings(blob: bytes, importer_quantizes: bool = True) -> list[SemanticsFinding]:
     """(kind, None, what) for the classes only the blob's own model shows; none where the blob carries no IR
-    this reads, MalformedProgram where its IR is corrupted."""
+    this reads, MalformedProgram where its IR is corrupted. ``importer_quantizes``: whether the CPU that is to
+    import it quantizes a compressed matmul's activations by default (AVX-512 VNNI and AMX do, AVX2 does not)."""
     found: list[SemanticsFinding] = []
-    for layer in exported_model.layers(blob):
+    compressed: list[str] = []
+    options: dict[str, str] = {}
+    for item in exported_model.ir(blob):
+        if isinstance(item, exported_model.RuntimeOption):
+            options[item.name] = item.value
+            continue
+        layer = item
+        if layer.type == COMPRESSED_MATMUL:
+            compressed.append(layer.name)
         if layer.type == "Const" and any(op.startswith("aten.abs.") for op in aten_ops(layer.fused_names)):
             found.append((FindingKind.CONSTANT_ABS_DROPPED, None,
                           f"{layer.name} is a constant computed through an Abs (reflection padding's indices): "
@@ -214,4 +227,12 @@ def exported_model_findings(blob: bytes) -> list[SemanticsFinding]:
                           f"{layer.name} averages with ceil_mode, counting the padding it was given: OpenVINO "
                           "divides the last window by the whole kernel where PyTorch divides by its part inside "
                           "the padded input"))
+    if compressed and importer_quantizes and options.get(DYNAMIC_QUANTIZATION) != "0":
+        found.append((FindingKind.ACTIVATIONS_QUANTIZED, None,
+                      f"{len(compressed)} matmul(s) read compressed weights ({compressed[0]}, ...: NNCF's "
+                      "weight-only compression) and the blob does not pin DYNAMIC_QUANTIZATION_GROUP_SIZE to 0: "
+                      "an importing CPU with AVX-512 VNNI or AMX quantizes their activations to int8 (groups of "
+                      "32 by default), so weight-only compression computes as int8 x int8 (2.8e-2 to 8.6e-2 of "
+                      "an LLM's logits measured; exact on AVX2). Re-export with the workaround's partitioner, "
+                      "which pins it to 0"))
     return found

@@ -97,6 +97,17 @@ def ir_chunks(blob: bytes, chunk: int = 1 << 20) -> Iterator[bytes]:
     raise MalformedProgram("the model IR in an OpenVINO blob never ends (no </net>)")
 
 
+@dataclass(frozen=True)
+class RuntimeOption:
+    """A runtime option the model carries (the IR's ``rt_info/runtime_options``): the importing plugin applies
+    it, where a compile option is gone once the blob is exported (``DYNAMIC_QUANTIZATION_GROUP_SIZE``, ...)."""
+    name: str
+    value: str
+
+
+RUNTIME_OPTIONS = "runtime_options"  # the IR element holding them, one child element each
+
+
 @dataclass
 class _OpenLayer:
     type: str
@@ -110,8 +121,13 @@ class _OpenLayer:
 
 
 def layers(blob: bytes) -> Iterator[Layer]:
-    """Every layer of the model a CPU blob carries, as the stream of its IR reaches it; none where no IR is
-    found. MalformedProgram where the IR does not parse or nests deeper than MAX_DEPTH."""
+    """Every layer of the model a CPU blob carries (``ir``'s layers)."""
+    return (item for item in ir(blob) if isinstance(item, Layer))
+
+
+def ir(blob: bytes) -> Iterator[Layer | RuntimeOption]:
+    """Every layer and runtime option of the model a CPU blob carries, as the stream of its IR reaches it; none
+    where no IR is found. MalformedProgram where the IR does not parse or nests deeper than MAX_DEPTH."""
     parser = XMLPullParser(events=("start", "end"))
     # Bytes that are not UTF-8 are read as U+FFFD, as OpenVINO's own XML reader (pugixml) reads them without a
     # word (measured: the runtime loads a blob whose IR has one, so the checker must not call it corrupted).
@@ -131,6 +147,8 @@ def layers(blob: bytes) -> Iterator[Layer]:
                 open_elements.pop()
                 if element.tag == "layer":
                     yield open_layers.pop().layer()
+                elif open_elements and open_elements[-1].tag == RUNTIME_OPTIONS:
+                    yield RuntimeOption(element.tag, element.get("value", ""))
                 if open_elements:  # keep nothing of an element that has ended
                     open_elements[-1].remove(element)
         if open_elements:

@@ -25,9 +25,11 @@ class FindingKind(StrEnum):
     TRUNC_DIVISION_THROUGH_INT32 = "trunc_division_through_int32"
     CONSTANT_ABS_DROPPED = "constant_abs_dropped"
     AVG_POOL_CEIL_WINDOW_DIVISOR = "avg_pool_ceil_window_divisor"
+    # An importing CPU with AVX-512 VNNI or AMX quantizes compressed matmuls' activations (DYNAMIC_QUANTIZATION).
+    ACTIVATIONS_QUANTIZED = "activations_quantized"
 
 
 SEMANTICS = (FindingKind.FLOAT64_COMPUTED_AS_FLOAT32, FindingKind.INT64_COMPUTED_IN_32_BITS,
              FindingKind.NARROW_INTEGER_ARITHMETIC_SATURATES, FindingKind.DIVISION_THROUGH_FLOAT32,
              FindingKind.TRUNC_DIVISION_THROUGH_INT32, FindingKind.CONSTANT_ABS_DROPPED,
-             FindingKind.AVG_POOL_CEIL_WINDOW_DIVISOR)
+             FindingKind.AVG_POOL_CEIL_WINDOW_DIVISOR, FindingKind.ACTIVATIONS_QUANTIZED)

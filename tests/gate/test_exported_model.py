@@ -89,3 +89,34 @@ def test_avg_pool_is_flagged_only_with_ceil_rounding_counted_padding_and_padding
 def test_a_constant_is_flagged_only_when_an_aten_abs_was_folded_into_it(folded, name, flagged):
     found = {kind for kind, _, _ in exported_model_findings(folded_constant_blob(getattr(ops, folded), name))}
     assert found == ({"constant_abs_dropped"} if flagged else set())
+
+
+def compressed_matmul_blob(group_size=None):
+    """x @ ((q - 128) * scale)^T, q a uint8 constant: the weight decompression the CPU plugin fuses into a
+    FullyConnectedCompressed; ``group_size``: a DYNAMIC_QUANTIZATION_GROUP_SIZE runtime option the model
+    carries."""
+    rng = np.random.default_rng(0)
+    x = ops.parameter([4, 64], np.float32)
+    weight = ops.multiply(ops.subtract(ops.convert(ops.constant(rng.integers(0, 255, (16, 64), np.uint8)), "f32"),
+                                       ops.constant(np.float32(128))),
+                          ops.constant(rng.uniform(0.01, 0.02, (16, 1)).astype(np.float32)))
+    model = ov.Model([ops.matmul(x, weight, False, True)], [x])
+    if group_size is not None:
+        model.set_rt_info(group_size, ["runtime_options", "DYNAMIC_QUANTIZATION_GROUP_SIZE"])
+    exported = io.BytesIO()
+    ov.Core().compile_model(model, "CPU").export_model(exported)
+    return exported.getvalue()
+
+
+@pytest.mark.parametrize(("group_size", "importer_quantizes", "flagged"), [
+    (None, True, True),  # OpenVINO's default on an AVX-512 VNNI or AMX importer: int8 activations
+    (None, False, False),  # an AVX2 importer has no such kernel
+    ("0", True, False),  # pinned unquantized, as the workaround pins it
+    ("32", True, True),
+])
+def test_compressed_matmuls_are_flagged_only_where_the_importer_quantizes_their_activations(
+        group_size, importer_quantizes, flagged):
+    blob = compressed_matmul_blob(group_size)
+    assert any(layer.type == "FullyConnectedCompressed" for layer in exported_model.layers(blob))
+    found = {kind for kind, _, _ in exported_model_findings(blob, importer_quantizes)}
+    assert found == ({"activations_quantized"} if flagged else set())

@@ -237,6 +237,26 @@ def test_the_importer_quantizes_a_compressed_partitions_activations_only_when_as
     assert imported_group_size(made_by) == group_size
 
 
+@pytest.mark.parametrize(("made_by", "target_cpu", "flagged"), [
+    (STOCK, "avx512", True), (STOCK, "avx2", False), (WORKAROUND, "avx512", False)],
+    ids=["stock, for an AVX-512 VNNI importer", "stock, for an AVX2 importer", "the workaround's"])
+def test_the_checker_flags_compressed_weights_an_importer_will_quantize_activations_for(made_by, target_cpu,
+                                                                                        flagged):
+    """A shipped program whose compressed matmuls do not pin DYNAMIC_QUANTIZATION_GROUP_SIZE to 0 computes as int8
+    x int8 on an importer with AVX-512 VNNI or AMX (read from the IR inside the blob, torch-free). A release that
+    stamps no CPU class (before 2026.4) does not say where the program is to load: flagged whatever the target."""
+    from executorch.exir import ExecutorchBackendConfig
+
+    from workaround import compatibility_stamp
+
+    case = ad_hoc_case(CompressedLinear(8).eval(), COMPRESSED_INPUTS, "compressed_8")
+    program = lowering.lower(case, made_by, AS_THE_LLM_PIPELINE).to_executorch(
+        ExecutorchBackendConfig(extract_delegate_segments=False))
+    kinds = {finding.kind for finding in check_program(program, target_cpu=target_cpu)}
+    unknown_class = compatibility_stamp.this_process_text() is None
+    assert ("activations_quantized" in kinds) == (flagged or (unknown_class and made_by is STOCK)), kinds
+
+
 def test_install_gives_its_compile_specs_to_every_partition_until_uninstalled():
     """ExecuTorch's LLM pipeline builds its own OpenvinoPartitioner: ``install(compile_specs=...)`` is how its
     user asks for dynamic quantization; ``uninstall()`` forgets them."""
