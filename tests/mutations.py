@@ -67,7 +67,7 @@ MUTATIONS = {
           "def pools_differently(node: torch.fx.Node) -> str | None:\n",
           "def pools_differently(node: torch.fx.Node) -> str | None:\n    return None\n"),
     "o": ("special_values='torch' no longer hands anything back", "workaround/semantics.py",
-          '            or (special_values_differ(node) if special_values == "torch" else None))',
+          '            or (special_values_differ(node) if special_values == SpecialValues.TORCH else None))',
           "            or None)"),
     "p": ("reflection_pad2d no longer kept undecomposed", "workaround/semantics.py",
           "EXACT_WHEN_KEPT = (aten.reflection_pad2d.default,)", "EXACT_WHEN_KEPT = ()"),

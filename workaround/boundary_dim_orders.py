@@ -49,7 +49,7 @@ from workaround.compressed_weights import (
     pin_dynamic_quantization,
 )
 from workaround.copy_ops import aten_op
-from workaround.delegate_specs import SPECIAL_VALUES_KEY
+from workaround.delegate_specs import SPECIAL_VALUES_KEY, SpecialValues
 from workaround.dim_order import dim_order, is_default
 from workaround.openvino_types import OpenvinoModel, OpenvinoNode
 from workaround.patches import MethodPatch
@@ -173,11 +173,12 @@ def preprocess(cls: type, edge_program: ExportedProgram, compile_specs: Sequence
     examples, output_values = boundary_values(edge_program)  # before the passes revert dim-order ops
     input_orders, output_orders = [dim_order(value) for value in examples], [dim_order(v) for v in output_values]
     options = {spec.key: spec.value.decode() for spec in compile_specs}
-    precision, special_values = options.get(PRECISION_KEY), options.get(SPECIAL_VALUES_KEY, "openvino")
+    precision = options.get(PRECISION_KEY)
+    special_values = SpecialValues(options.get(SPECIAL_VALUES_KEY, SpecialValues.OPENVINO))
     # Asked for among the compile specs, or pinned to 0 where a compressed weight would quantize activations.
     dynamic_quantization = options.get(DYNAMIC_QUANTIZATION) or (
         UNQUANTIZED if holds_compressed_weights(edge_program) else None)
-    stock_would_do = precision is None and special_values != "torch" and not any(
+    stock_would_do = precision is None and special_values != SpecialValues.TORCH and not any(
         map(is_int64, [*examples, *output_values])) and not has_abs(edge_program.graph) \
         and dynamic_quantization is None
     if all(map(is_default, input_orders + output_orders)) and stock_would_do:

@@ -12,6 +12,18 @@ Why compile specs: they travel with each delegate into the ``.pte`` (``BackendDe
   cannot show the proof, only that an op of the class is there.
 """
 
+from enum import StrEnum
+
+
+class SpecialValues(StrEnum):
+    """Whose semantics for NaN, +-inf and -0.0 a partition follows (``CopySafeOpenvinoPartitioner``'s
+    ``special_values``, and the value of ``SPECIAL_VALUES_KEY``): a StrEnum, so ``"torch"`` given as a string is
+    the same value."""
+
+    OPENVINO = "openvino"  # the default: OpenVINO's own, most of a vision or language model stays delegated
+    TORCH = "torch"  # PyTorch's: what OpenVINO computes otherwise is handed back or rewritten exactly
+
+
 SPECIAL_VALUES_KEY = "special_values"
 GUARDED_KEY = "semantics_guarded_by"
 GUARDED_BY = b"workaround.semantics"

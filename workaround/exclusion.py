@@ -42,6 +42,7 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 
 from workaround.copy_ops import aten_op, is_layout_changing_aten_clone, is_pass_through_copy
 from workaround.delegate_limits import input_limit, output_limit
+from workaround.delegate_specs import SpecialValues
 from workaround.dim_order_off import refuse_non_default_boundaries
 from workaround.executorch_kernel_semantics import kernel_differs
 from workaround.fx_arguments import tensor_argument
@@ -177,8 +178,8 @@ def why_handed_back(node: torch.fx.Node) -> str:
     return "ExecuTorch's OpenVINO delegate cannot pass its tensors across a partition boundary"
 
 
-def what_to_do(node: torch.fx.Node, special_values: str) -> str:
-    if special_values == "torch" and special_values_differ(node):
+def what_to_do(node: torch.fx.Node, special_values: SpecialValues) -> str:
+    if special_values == SpecialValues.TORCH and special_values_differ(node):
         return ("use a runtime whose kernel computes it (CopySafeOpenvinoPartitioner(..., runtime_operators=...) "
                 "names its operators), or special_values=\"openvino\" to keep OpenVINO's NaN and infinities")
     return ("use a runtime whose kernel computes it (CopySafeOpenvinoPartitioner(..., runtime_operators=...) "
@@ -186,7 +187,7 @@ def what_to_do(node: torch.fx.Node, special_values: str) -> str:
 
 
 def refuse_what_executorch_cannot_run(handed_back: Collection[torch.fx.Node], runtime: ExecutorchRuntime,
-                                      ranges: ValueRanges, special_values: str) -> None:
+                                      ranges: ValueRanges, special_values: SpecialValues) -> None:
     """Refuse, in one line, the first handed-back node the runtime has no kernel for, or a kernel that computes
     it otherwise than PyTorch."""
     for node in handed_back:
@@ -201,13 +202,13 @@ def refuse_what_executorch_cannot_run(handed_back: Collection[torch.fx.Node], ru
 
 
 def hand_back_unsafe_nodes(exported_program: ExportedProgram, partition_tags: dict[str, Any],
-                           special_values: str = "openvino", runtime: ExecutorchRuntime | None = None
-                           ) -> dict[str, Any]:
+                           special_values: SpecialValues = SpecialValues.OPENVINO,
+                           runtime: ExecutorchRuntime | None = None) -> dict[str, Any]:
     """Untag every node the rules find (see the module docstring), keeping partitions valid; with dim
     order off, refuse (``DimOrderError``) any tensor crossing a boundary in a non-default dim order
     (see ``workaround.dim_order_off``); refuse (``CannotHandBackError``) a node handed back to a runtime
     without its kernel (``runtime``: the installed one by default). ``special_values``: see
-    ``workaround.semantics.SPECIAL_VALUES``.
+    ``workaround.delegate_specs.SpecialValues``.
 
     Returns the partition tags still in use (emptied partitions are dropped), each mapped to
     the delegation spec of the tag it came from. Constant data is re-tagged to follow its users.

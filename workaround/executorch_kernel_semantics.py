@@ -26,6 +26,7 @@ import torch
 
 from workaround.copy_ops import aten_op
 from workaround.delegate_limits import tensors
+from workaround.delegate_specs import SpecialValues
 from workaround.fx_arguments import tensor_argument
 from workaround.semantics import FLOAT32_EXACT, POWERS
 from workaround.value_ranges import ValueRanges, integral_dtype
@@ -84,12 +85,12 @@ def dtype_rule_differs(node: torch.fx.Node) -> str | None:
     return None
 
 
-def kernel_differs(node: torch.fx.Node, ranges: ValueRanges, special_values: str) -> str | None:
+def kernel_differs(node: torch.fx.Node, ranges: ValueRanges, special_values: SpecialValues) -> str | None:
     """How ExecuTorch's kernel for ``node`` would differ from PyTorch on the values it may see, or None."""
     op = cast(torch._ops.OpOverload, aten_op(node))
     integers = integral_dtype(node) is not None and not floats_read(node)
     if integers and (found := integer_rule_differs(node, ranges)):
         return found
-    if special_values == "torch" and op in SPECIAL_VALUES_DIFFER and floats_read(node):
+    if special_values == SpecialValues.TORCH and op in SPECIAL_VALUES_DIFFER and floats_read(node):
         return f"ExecuTorch's {op._schema.name.split('::')[1]} {SPECIAL_VALUES_DIFFER[op]}"
     return dtype_rule_differs(node)

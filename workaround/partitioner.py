@@ -33,14 +33,14 @@ from torch.export import ExportedProgram
 from workaround.ambiguous_layouts import declare_ambiguous_layouts_default
 from workaround.boundary_dim_orders import BOUNDARY_DIM_ORDERS
 from workaround.delegate_limits import may_cross_a_boundary_it_cannot
-from workaround.delegate_specs import GUARDED_BY, GUARDED_KEY, SPECIAL_VALUES_KEY
+from workaround.delegate_specs import GUARDED_BY, GUARDED_KEY, SPECIAL_VALUES_KEY, SpecialValues
 from workaround.exclusion import TAG, hand_back_unsafe_nodes
 from workaround.inline_blobs import INLINE_BLOBS
 from workaround.llm_pipeline import patches as llm_pipeline_patches
 from workaround.patches import MethodPatch
 from workaround.provenance import mark_partitioned_nodes
 from workaround.runtime_kernels import ExecutorchRuntime
-from workaround.semantics import EXACT_WHEN_KEPT, SPECIAL_VALUES, never_handed_back_for_its_dtype
+from workaround.semantics import EXACT_WHEN_KEPT, never_handed_back_for_its_dtype
 from workaround.symbolic_sizes import sizes_read_in_the_delegate
 
 
@@ -68,8 +68,8 @@ def openvino_supports(op: torch._ops.OpOverload) -> bool:
 
 
 def _partition_without_escaping_copies(stock: OpenvinoPartitioner, exported_program: ExportedProgram,
-                                       special_values: str = "openvino", runtime: ExecutorchRuntime | None = None
-                                       ) -> PartitionResult:
+                                       special_values: SpecialValues = SpecialValues.OPENVINO,
+                                       runtime: ExecutorchRuntime | None = None) -> PartitionResult:
     # The stock method, kept before any install(), so both routes run the stock rule exactly once.
     declare_ambiguous_layouts_default(exported_program)
     with sizes_read_in_the_delegate(stock, exported_program):
@@ -77,8 +77,8 @@ def _partition_without_escaping_copies(stock: OpenvinoPartitioner, exported_prog
     tags = hand_back_unsafe_nodes(result.tagged_exported_program, result.partition_tags, special_values, runtime)
     # What the checker reads back (workaround.delegate_specs), and what install() was given for every partition.
     added = [CompileSpec(GUARDED_KEY, GUARDED_BY), *_INSTALLED_COMPILE_SPECS]
-    if special_values == "torch":  # its preprocess then rewrites what it can exactly (workaround.exact_rewrites)
-        added.append(CompileSpec(SPECIAL_VALUES_KEY, special_values.encode()))
+    if special_values == SpecialValues.TORCH:  # its preprocess then rewrites what it can exactly (exact_rewrites)
+        added.append(CompileSpec(SPECIAL_VALUES_KEY, str(special_values).encode()))
     tags = {tag: with_compile_specs(spec, added) for tag, spec in tags.items()}
     mark_partitioned_nodes(result.tagged_exported_program, TAG)
     return PartitionResult(tagged_exported_program=result.tagged_exported_program, partition_tags=tags)
@@ -104,13 +104,14 @@ class CopySafeOpenvinoPartitioner(Partitioner):  # type: ignore[misc]  # ExecuTo
     """
 
     def __init__(self, compile_spec: list[CompileSpec], op_types_to_skip: set[str] | None = None,
-                 op_names_to_skip: set[str] | None = None, *, special_values: str = "openvino",
+                 op_names_to_skip: set[str] | None = None, *, special_values: str = SpecialValues.OPENVINO,
                  runtime_operators: Collection[str] | None = None) -> None:
-        if special_values not in SPECIAL_VALUES:
-            raise ValueError(f"special_values must be one of {SPECIAL_VALUES}, not {special_values!r}")
+        if special_values not in set(SpecialValues):
+            raise ValueError(f"special_values must be one of {[str(value) for value in SpecialValues]}, not "
+                             f"{special_values!r}")
         if isinstance(runtime_operators, str):
             raise TypeError("runtime_operators must be a collection of operator names, not one string")
-        self.special_values = special_values
+        self.special_values = SpecialValues(special_values)
         self.runtime = ExecutorchRuntime(runtime_operators)
         self.stock = OpenvinoPartitioner(compile_spec, op_types_to_skip, op_names_to_skip)
         super().__init__()

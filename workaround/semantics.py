@@ -54,6 +54,7 @@ import torch
 
 from workaround.copy_ops import aten_op
 from workaround.delegate_limits import tensors
+from workaround.delegate_specs import SpecialValues
 from workaround.exact_rewrites import KEPT_EXACT
 from workaround.fx_arguments import tensor_argument
 from workaround.value_ranges import CONVERTING, ValueRanges, integral_dtype, is_integral
@@ -272,10 +273,8 @@ def special_values_differ(node: torch.fx.Node) -> str | None:
     return None
 
 
-SPECIAL_VALUES = ("openvino", "torch")  # whose semantics for NaN, +-inf and -0.0 the program follows
-
-
-def computes_differently(node: torch.fx.Node, ranges: ValueRanges, special_values: str = "openvino") -> str | None:
+def computes_differently(node: torch.fx.Node, ranges: ValueRanges,
+                         special_values: SpecialValues = SpecialValues.OPENVINO) -> str | None:
     """Why OpenVINO would compute this node differently from PyTorch, or None. A constant node is computed by
     OpenVINO's exact reference kernels when it folds constants (``workaround.constant_folding``): the rules that
     describe the CPU plugin's integer kernels do not apply to it, and only an int64 value it hands to a runtime
@@ -285,7 +284,7 @@ def computes_differently(node: torch.fx.Node, ranges: ValueRanges, special_value
             or wraps_around(node, ranges)
             or (None if constant else divides_differently(node, ranges) or integers_through_float32(node, ranges))
             or pools_differently(node)
-            or (special_values_differ(node) if special_values == "torch" else None))
+            or (special_values_differ(node) if special_values == SpecialValues.TORCH else None))
 
 
 def is_float16(node: torch.fx.Node) -> bool:
@@ -338,7 +337,7 @@ def with_its_results(node: torch.fx.Node) -> list[torch.fx.Node]:
 
 def semantics_to_hand_back(graph: torch.fx.Graph, ranges: ValueRanges,
                            partition_of: Callable[[torch.fx.Node], str | None],
-                           special_values: str = "openvino") -> dict[torch.fx.Node, str]:
+                           special_values: SpecialValues = SpecialValues.OPENVINO) -> dict[torch.fx.Node, str]:
     """{tagged node: why} for every node OpenVINO would compute differently from PyTorch."""
     found: dict[torch.fx.Node, str] = {}
     for node in graph.nodes:

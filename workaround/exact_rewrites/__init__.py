@@ -15,6 +15,7 @@ special values are what the user chose, and the rewrites' extra ops would cost f
 Each pass is held to PyTorch on its op's samples and special values by ``tests/gate/test_exact_rewrites.py``.
 """
 
+from workaround.delegate_specs import SpecialValues
 from workaround.exact_rewrites import (
     constant_abs,
     max_pool_special_values,
@@ -33,11 +34,11 @@ ALWAYS_PASSES = (constant_abs,)
 KEPT_EXACT = frozenset(op for rewrite in TORCH_SPECIAL_VALUES_PASSES for op in rewrite.MAKES_EXACT)
 
 
-def rewrite(model: OpenvinoModel, special_values: str) -> None:
+def rewrite(model: OpenvinoModel, special_values: SpecialValues) -> None:
     """Apply every pass the partition's special values call for, in place."""
     for rewrite_pass in ALWAYS_PASSES:
         rewrite_pass.rewrite(model)
-    if special_values == "torch":
+    if special_values == SpecialValues.TORCH:
         for rewrite_pass in TORCH_SPECIAL_VALUES_PASSES:
             rewrite_pass.rewrite(model)
     model.validate_nodes_and_infer_types()
