@@ -64,9 +64,10 @@ def export_llm(folder, options):
         return None
     lines = result.stderr.strip().splitlines() or [f"exit {result.returncode}, nothing printed"]
     frames = [line.strip() for line in lines if line.strip().startswith('File "')]
-    where = [frame.split("site-packages/")[-1].replace('", line ', ":").replace(", in ", ", ") for frame in
-             (frames[-1:] if frames else [])]
-    return f"{lines[-1]}" + (f" (raised at {where[0]})" if where else "")
+    if not frames:
+        return lines[-1]
+    where = frames[-1].split("site-packages/")[-1].replace('", line ', ":").replace(", in ", ", ")
+    return f"{lines[-1]} (raised at {where})"
 
 
 def main():

@@ -102,13 +102,25 @@ def test_executorch_reproducer_without_nncf_says_it_could_not_test(name):
     assert "Traceback" not in result.stderr
 
 
+def report_pasting(report_module, render, output):
+    """The report ``render`` makes of a matrix whose newest row ran its reproducer (``report_module.FIELD``,
+    exit 1) and printed ``output``: checked to paste the reproducer and that output verbatim."""
+    from tests.recorded_matrix import executorch_matrix
+
+    matrix = executorch_matrix()
+    matrix["rows"][-1][report_module.FIELD] = {"exit_code": 1, "output": output, "stdout": output}
+    report = render(matrix)
+    assert report_module.REPRODUCER.read_text().rstrip() in report
+    assert output.strip() in report
+    return report
+
+
 def test_portable_kernels_reproducer_shows_each_missing_kernel_and_each_kernel_computing_otherwise():
     """repro/attachments/executorch_portable_kernels.py, the reproducer of the ExecuTorch portable-kernels report,
     run as a maintainer runs it; the report pastes it and this very output. An ExecuTorch release that adds a
     kernel or fixes one changes a line here: retire the partitioner's refusal for it (workaround/
     executorch_kernel_semantics.py, or the runtime's registry does it by itself) and the report's line."""
     from repro.reports import executorch_portable_kernels as report_module
-    from tests.recorded_matrix import executorch_matrix
 
     result = run_cli("python", ATTACHMENTS / "executorch_portable_kernels.py")
     assert result.returncode == 1, result.stdout + result.stderr[-2000:]
@@ -120,11 +132,7 @@ def test_portable_kernels_reproducer_shows_each_missing_kernel_and_each_kernel_c
     assert lines["sign (NaN)"].startswith("WRONG: [nan, ")
     assert lines["log_softmax (float64)"].endswith("failed with error 0x12")
     assert result.stdout.splitlines()[-1] == "BUG REPRODUCED: 9 of 9 missing or computed otherwise"
-    matrix = executorch_matrix()
-    matrix["rows"][-1][report_module.FIELD] = {"exit_code": 1, "output": result.stdout, "stdout": result.stdout}
-    report = report_module.executorch_portable_kernels(matrix)
-    assert report_module.REPRODUCER.read_text().rstrip() in report
-    assert result.stdout.strip() in report
+    report = report_pasting(report_module, report_module.executorch_portable_kernels, result.stdout)
     assert re.findall(r"^## (.*)", report, re.M) == ["🐛 Describe the bug", "To reproduce", "Versions",
                                                      "Related threads (searched 2026-12-04)"]
 
@@ -136,7 +144,6 @@ def test_llm_pipeline_reproducer_fails_uncompressed_and_dynamic_and_exports_the_
     it (``workaround/llm_pipeline.py``'s empty-quantizer marker, or ``workaround/symbolic_sizes.py``). It leaves
     nothing where it runs (Hydra writes an outputs/ folder into the working directory)."""
     from repro.reports import executorch_llm_pipeline as report_module
-    from tests.recorded_matrix import executorch_matrix
 
     result = run_cli("python", ATTACHMENTS / "executorch_llm_pipeline.py", cwd=tmp_path, timeout=900)
     assert result.returncode == 1, result.stdout + result.stderr[-2000:]
@@ -151,11 +158,7 @@ def test_llm_pipeline_reproducer_fails_uncompressed_and_dynamic_and_exports_the_
                               "frontend/pytorch/torchdynamo/compile.py:"), dynamic
     assert lines["openvino_8wo, static shapes"] == "exported"
     assert result.stdout.splitlines()[-1] == "BUG REPRODUCED: 2 of 2 exports fail"
-    matrix = executorch_matrix()
-    matrix["rows"][-1][report_module.FIELD] = {"exit_code": 1, "output": result.stdout, "stdout": result.stdout}
-    report = report_module.executorch_llm_pipeline(matrix)
-    assert report_module.REPRODUCER.read_text().rstrip() in report
-    assert result.stdout.strip() in report
+    report_pasting(report_module, report_module.executorch_llm_pipeline, result.stdout)
 
 
 def test_minimal_cpu_stamp_reproducer_loads_only_as_the_class_that_exported_it():
