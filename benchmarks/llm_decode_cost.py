@@ -86,7 +86,7 @@ def plain_openvino_call(program: Path, inputs: list):
     import numpy as np
     import openvino as ov
 
-    from workaround.pte_reader import delegates
+    from workaround.checker.pte.reader import delegates
 
     (delegate,) = delegates(program.read_bytes())
     compiled = ov.Core().import_model(io.BytesIO(delegate.blob), "CPU")

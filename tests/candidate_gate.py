@@ -17,7 +17,7 @@ from enum import StrEnum
 
 import pytest
 
-from workaround.finding_kinds import SEMANTICS, FindingKind
+from workaround.checker.finding_kinds import SEMANTICS, FindingKind
 
 
 class Capability(StrEnum):
@@ -32,7 +32,7 @@ class Capability(StrEnum):
     PROPERTY_BASED = "property-based"
 
 
-# What each kind of post-lowering check finding is about (``workaround.check``).
+# What each kind of post-lowering check finding is about (``workaround.checker.program_check``).
 FINDING_CAPABILITIES = {
     FindingKind.PASS_THROUGH_OUTPUT: Capability.COPIES,
     FindingKind.NON_DEFAULT_DIM_ORDER: Capability.CHANNELS_LAST,

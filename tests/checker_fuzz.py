@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from repro.harness.program_runner import ProgramRunner, RunStatus, how_it_ended
-from workaround.check import EXIT_AFFECTED, EXIT_CLEAN, EXIT_UNREADABLE
+from workaround.checker.check_command import EXIT_AFFECTED, EXIT_CLEAN, EXIT_UNREADABLE
 
 PROJECT = Path(__file__).resolve().parent.parent
 SAMPLES = tuple(PROJECT / "tests" / "data" / name
@@ -110,7 +110,7 @@ class CheckerRunner:
 
 def serve() -> None:
     """The checker's child: one worker forked per request, its exit code and output the reply."""
-    from workaround import check
+    from workaround.checker import check_command
 
     with tempfile.TemporaryFile("w+b") as output:
         for line in sys.stdin:
@@ -123,7 +123,7 @@ def serve() -> None:
                 os.dup2(output.fileno(), 2)
                 sys.stdout = os.fdopen(1, "w")
                 sys.stderr = os.fdopen(2, "w")
-                code = check.main(argv)
+                code = check_command.main(argv)
                 sys.stdout.flush()
                 sys.stderr.flush()
                 os._exit(code)

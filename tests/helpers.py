@@ -32,9 +32,10 @@ TRACKED_PROGRAMS = (DATA / "stock_upstream_clone_sin.pte", DATA / "workaround_up
 
 def stamp_of(path):
     """The compatibility stamp of a tracked program's one OpenVINO blob (each has one)."""
-    from workaround import compatibility_stamp, pte_reader
+    from workaround.checker import compatibility_stamp
+    from workaround.checker.pte import reader
 
-    [delegate] = pte_reader.delegates(Path(path).read_bytes())
+    [delegate] = reader.delegates(Path(path).read_bytes())
     stamp = compatibility_stamp.read(delegate.blob)
     assert stamp is not None, f"{Path(path).name}: its blob has no compatibility header"
     return stamp

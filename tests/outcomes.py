@@ -44,7 +44,8 @@ BY_PATH_FINDINGS = {"delegate_blob_in_segment", "empty_constant_segment"}
 
 
 class CheckFindings(CaseFailure):
-    """The post-lowering check found something; ``kinds`` says what (``workaround.check.Finding.kind``)."""
+    """The post-lowering check found something; ``kinds`` says what
+    (``workaround.checker.program_check.Finding.kind``)."""
 
     def __init__(self, findings):
         self.kinds = {finding.kind for finding in findings}

@@ -7,8 +7,8 @@ Two-line fix for an export script::
 
 It keeps pass-through copies out of OpenVINO partitions; compiles each partition to read and
 write its boundary tensors in their own dim order, so channels-last frames and results are right
-(``workaround.boundary_dim_orders``); and keeps the OpenVINO blobs of the programs it makes inside
-the flatbuffer, so they load safely by path (``workaround.inline_blobs``). Add
+(``workaround.partitioner.boundary_dim_orders``); and keeps the OpenVINO blobs of the programs it makes inside
+the flatbuffer, so they load safely by path (``workaround.partitioner.inline_blobs``). Add
 ``CompileSpec(PRECISION_KEY, b"f32")`` to pin OpenVINO's inference precision.
 
 Or, without editing the script: ``with copy_safe_openvino(): ...`` / ``install()``.
@@ -22,19 +22,19 @@ import importlib
 # Each public name and the module it lives in. Imported on first use (PEP 562), so that importing
 # the package stays cheap and ``python -m workaround.check`` does not import the module it runs twice.
 _HOMES = {
-    "PRECISION_KEY": "workaround.boundary_dim_orders",
-    "CannotHandBackError": "workaround.exclusion",
-    "CopySafeOpenvinoPartitioner": "workaround.partitioner",
-    "DefaultDimOrderForOpenvino": "workaround.legacy_pass",
-    "DimOrderError": "workaround.dim_order_off",
-    "Finding": "workaround.check",
-    "UnsafeCopyError": "workaround.exclusion",
-    "check_program": "workaround.check",
-    "copy_safe_openvino": "workaround.partitioner",
-    "hand_back_unsafe_nodes": "workaround.exclusion",
-    "install": "workaround.partitioner",
-    "is_installed": "workaround.partitioner",
-    "uninstall": "workaround.partitioner",
+    "PRECISION_KEY": "workaround.partitioner.boundary_dim_orders",
+    "CannotHandBackError": "workaround.partitioner.exclusion",
+    "CopySafeOpenvinoPartitioner": "workaround.partitioner.copy_safe_partitioner",
+    "DefaultDimOrderForOpenvino": "workaround.partitioner.legacy_pass",
+    "DimOrderError": "workaround.partitioner.dim_order_off",
+    "Finding": "workaround.checker.program_check",
+    "UnsafeCopyError": "workaround.partitioner.exclusion",
+    "check_program": "workaround.checker.program_check",
+    "copy_safe_openvino": "workaround.partitioner.copy_safe_partitioner",
+    "hand_back_unsafe_nodes": "workaround.partitioner.exclusion",
+    "install": "workaround.partitioner.copy_safe_partitioner",
+    "is_installed": "workaround.partitioner.copy_safe_partitioner",
+    "uninstall": "workaround.partitioner.copy_safe_partitioner",
 }
 __all__ = list(_HOMES)
 

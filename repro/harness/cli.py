@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from workaround.command_line import EXIT_USAGE, OneLineErrors
+from workaround.checker.command_line import EXIT_USAGE, OneLineErrors
 
 
 class ExitStatus(enum.IntEnum):

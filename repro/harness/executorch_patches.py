@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None) -> None:
     """``python -m repro.harness.executorch_patches overlay DIR`` / ``build DIR --source CHECKOUT``: make the
     patched backend for a run by hand, and print the variable to set."""
     from repro.harness import cli
-    from workaround.command_line import OneLineErrors
+    from workaround.checker.command_line import OneLineErrors
 
     parser = OneLineErrors(prog="python -m repro.harness.executorch_patches",
                            description="ExecuTorch's OpenVINO backend with our patches, for a run by hand; "

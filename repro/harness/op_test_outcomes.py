@@ -21,7 +21,7 @@ _workaround = {"rule_ran": 0, "nodes_handed_back": 0}
 def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("PEER_WITH_WORKAROUND") == "1":
         import workaround
-        from workaround import exclusion
+        from workaround.partitioner import copy_safe_partitioner, exclusion
 
         workaround.install()
         rule = exclusion.hand_back_unsafe_nodes
@@ -36,7 +36,7 @@ def pytest_configure(config: pytest.Config) -> None:
             _workaround["nodes_handed_back"] += len(found)
             return found
 
-        workaround.partitioner.hand_back_unsafe_nodes = counted_rule
+        copy_safe_partitioner.hand_back_unsafe_nodes = counted_rule
         exclusion.nodes_to_hand_back = counted_find
 
 

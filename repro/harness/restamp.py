@@ -1,11 +1,11 @@
 """A program's OpenVINO blobs re-stamped for another CPU class, by the workaround's own rewriter
-(``workaround.pte_restamp``, what ``openvino-pte-restamp`` runs).
+(``workaround.checker.restamping``, what ``openvino-pte-restamp`` runs).
 
-OpenVINO 2026.4 imports a blob only where the importing process builds the same compatibility text as the one
-in its header (``workaround/compatibility_stamp.py``), and the IR after the header is the same whichever class
+OpenVINO 2026.4 imports a blob only where the importing process builds the same compatibility text as the one in
+its header (``workaround/checker/compatibility_stamp.py``), and the IR after the header is the same whichever class
 exported it (at one precision). So the program another class would have made is this one with each blob's text
-replaced: the gate lowers a case once and runs it as every class the host reaches, instead of lowering it again
-in a capped process per class (``tests/gate/test_cpu_classes.py`` holds the two equal).
+replaced: the gate lowers a case once and runs it as every class the host reaches, instead of lowering it again in
+a capped process per class (``tests/gate/test_cpu_classes.py`` holds the two equal).
 """
 
 import json
@@ -15,10 +15,10 @@ import sys
 from collections.abc import Mapping
 from functools import cache
 
-from workaround import pte_restamp
+from workaround.checker import restamping
 
 # A child that prints the compatibility text it builds (None before OpenVINO 2026.4).
-_STAMP_PROBE = "import json; from workaround import compatibility_stamp; " \
+_STAMP_PROBE = "import json; from workaround.checker import compatibility_stamp; " \
     "print(json.dumps(compatibility_stamp.this_process_text()))"
 
 
@@ -38,4 +38,4 @@ def text_for(environment: Mapping[str, str]) -> str | None:
 
 def restamped(program: bytes, text: str) -> bytes:
     """``program`` with every stamped delegate blob's text replaced."""
-    return pte_restamp.restamp(program, lambda _: text)[0]
+    return restamping.restamp(program, lambda _: text)[0]

@@ -8,7 +8,7 @@ import ctypes
 import os
 
 from repro.plain_openvino_c import CApiUnavailable, library_path
-from workaround.provenance import OPENVINO_BACKEND
+from workaround.contract.provenance import OPENVINO_BACKEND
 
 
 class Untestable(RuntimeError):

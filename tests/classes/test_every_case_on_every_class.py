@@ -47,6 +47,6 @@ def test_workaround_program_restamped_for_another_class_equals_eager_there(lower
 def test_torch_special_values_program_restamped_for_another_class_equals_eager_there(lowered_case, as_class, case,
                                                                                     cpu_class, load):
     """The cases the default leaves to OpenVINO's special values, lowered with ``special_values="torch"``: its
-    rewrites (``workaround.exact_rewrites``) and hand-backs hold on every class."""
+    rewrites (``workaround.partitioner.exact_rewrites``) and hand-backs hold on every class."""
     lowering = WORKAROUND_TORCH_SPECIAL_VALUES
     assert_equals_eager(as_class(catalogue.CASES[case], lowering, lowered_case(case, lowering), cpu_class, load))

@@ -12,12 +12,12 @@ import pytest
 from tests.helpers import skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
-boundary = pytest.importorskip("workaround.boundary_dim_orders")
+boundary = pytest.importorskip("workaround.partitioner.boundary_dim_orders")
 
 import openvino as ov  # noqa: E402
 import openvino.opset8 as ops  # noqa: E402
 
-from workaround.boundary_marks import INPUT_MARK, OUTPUT_MARK, mark, read_mark  # noqa: E402
+from workaround.contract.boundary_marks import INPUT_MARK, OUTPUT_MARK, mark, read_mark  # noqa: E402
 
 ORDERS = {"nhwc": (0, 2, 3, 1), "transposed_matrix": (1, 0), "rank3": (0, 2, 1), "ndhwc": (0, 2, 3, 4, 1)}
 SHAPES = {2: (3, 5), 3: (2, 3, 5), 4: (2, 3, 4, 5), 5: (2, 3, 2, 4, 5)}

@@ -23,8 +23,9 @@ from repro.harness import catalogue, lowering  # noqa: E402
 from repro.harness.case_runs import eager_outputs, load_outcome  # noqa: E402
 from repro.harness.lowerings import LOWERINGS  # noqa: E402
 from repro.harness.program_runner import ProgramRunner  # noqa: E402
-from workaround import check_program, install, pte_reader, uninstall  # noqa: E402
-from workaround.inline_blobs import INLINE_BLOBS  # noqa: E402
+from workaround import check_program, install, uninstall  # noqa: E402
+from workaround.checker.pte import reader  # noqa: E402
+from workaround.partitioner.inline_blobs import INLINE_BLOBS  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 CONSTANT_CASES = [case.name for case in catalogue.CONSTANT_CASES + catalogue.EMPTY_CONSTANT_CASES]
@@ -32,7 +33,7 @@ USE_AFTER_FREE = stock_use_after_free()
 
 
 def blobs_in_segments(program):
-    return sorted({delegate.in_segment for delegate in pte_reader.delegates(program.buffer)})
+    return sorted({delegate.in_segment for delegate in reader.delegates(program.buffer)})
 
 
 def lowered(case_name, partitioner):

@@ -73,23 +73,24 @@ def test_restamping_a_corrupted_program_refuses_it_or_keeps_what_the_runtime_doe
     stamp this host's, which the runtime loads and runs exactly when it loads and runs the mutant (the rewrite
     moves bytes: it must not mend or break a program, but for a stamp a flip made foreign, which it is there to
     mend)."""
-    from workaround import compatibility_stamp, pte_reader, pte_restamp
-    from workaround.pte_verifier import MalformedProgram
-    from workaround.restamp_command import Refused, imported_here
+    from workaround.checker import compatibility_stamp, restamping
+    from workaround.checker.pte import reader
+    from workaround.checker.pte.verifier import MalformedProgram
+    from workaround.checker.restamp_command import Refused, imported_here
 
     sample = data.draw(strategies.sampled_from(samples_made_here), label="sample")
     corrupted = mutant(sample, data.draw(strategies.integers(0, mutant_count(sample) - 1), label="mutant"))
     here = compatibility_stamp.this_process_text()
     try:
-        rewritten, _ = pte_restamp.restamp(corrupted.data, lambda _: here)
+        rewritten, _ = restamping.restamp(corrupted.data, lambda _: here)
         imported_here(rewritten)  # what the command does before it writes anything
-    except (MalformedProgram, pte_restamp.CannotRestamp, Refused):
+    except (MalformedProgram, restamping.CannotRestamp, Refused):
         return
-    stamps = [compatibility_stamp.read(delegate.blob) for delegate in pte_reader.delegates(rewritten)]
+    stamps = [compatibility_stamp.read(delegate.blob) for delegate in reader.delegates(rewritten)]
     assert all(stamp is None or stamp.text == here for stamp in stamps), stamps
     # A flip inside a stamp's text is what the rewriter mends: the program is then the sample's again.
     mended = any(stamp is not None and stamp.text != here for stamp in
-                 (compatibility_stamp.read(delegate.blob) for delegate in pte_reader.delegates(corrupted.data)))
+                 (compatibility_stamp.read(delegate.blob) for delegate in reader.delegates(corrupted.data)))
     verdicts = []
     for name, program in (("mutant.pte", sample.read_bytes() if mended else corrupted.data),
                           ("restamped.pte", rewritten)):

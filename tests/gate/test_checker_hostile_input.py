@@ -134,7 +134,7 @@ def test_a_corrupted_blob_is_never_a_traceback(tmp_path, position, says):
 def avg_pool_ir(pads_begin: str) -> bytes:
     """A CPU blob's IR (unobfuscated: the checker reads that too) with an AvgPool whose pads_begin is given."""
     from tests.gate.test_exported_model import avg_pool_blob
-    from workaround.exported_model import ir_chunks
+    from workaround.checker.blob_model import ir_chunks
 
     ir = b"".join(ir_chunks(avg_pool_blob("ceil", [1, 1])))
     assert ir.count(b'pads_begin="1, 1"') == 1
@@ -278,10 +278,10 @@ def test_a_usage_error_is_one_line_and_exit_2(tmp_path, arguments, says):
 def test_an_operator_the_named_runtime_lacks_is_a_finding(tmp_path, samples_made_here):
     """The workaround's sample makes its copy with ExecuTorch's _clone_dim_order kernel: a runtime without it
     cannot load the program; one with it can (the sample lowered here, whose blob this host opens)."""
-    from workaround import pte_reader
+    from workaround.checker.pte import reader
 
     workaround = samples_made_here[1]
-    assert pte_reader.read(workaround.read_bytes()).operators == ["dim_order_ops::_clone_dim_order.out"]
+    assert reader.read(workaround.read_bytes()).operators == ["dim_order_ops::_clone_dim_order.out"]
     without = written(tmp_path, "without.txt", b"# a runtime without the copy\naten::add.out\n")
     result = run_cli(*CHECK, workaround, "--runtime-operators", without, "--json", timeout=120)
     assert result.returncode == 1, result.stderr
@@ -293,11 +293,11 @@ def test_an_operator_the_named_runtime_lacks_is_a_finding(tmp_path, samples_made
 
 # The checker with a bug: reading the program fails in a way nobody foresaw.
 WITH_A_BUG = ("import sys\n"
-              "from workaround import check\n"
+              "from workaround.checker import check_command, program_check\n"
               "def broken(program):\n"
               "    raise ZeroDivisionError('a bug')\n"
-              "check.openvino_delegates = broken\n"
-              "sys.exit(check.main(sys.argv[1:]))\n")
+              "program_check.openvino_delegates = broken\n"
+              "sys.exit(check_command.main(sys.argv[1:]))\n")
 
 
 @pytest.mark.parametrize("traceback_asked", [False, True])

@@ -28,9 +28,9 @@ WITHOUT_TORCH = ("import sys\n"
 def this_openvino_opens_the_blob(pte=SHIPPED):
     import openvino as ov
 
-    from workaround import pte_reader
+    from workaround.checker.pte import reader
 
-    [delegate] = pte_reader.delegates(pte.read_bytes())
+    [delegate] = reader.delegates(pte.read_bytes())
     try:
         ov.Core().import_model(delegate.blob, "CPU")
     except RuntimeError:
@@ -87,10 +87,10 @@ def test_the_workarounds_program_is_clean_where_its_blob_opens_and_not_checked_e
 
 
 def test_a_blob_no_openvino_can_open_is_not_checked_rather_than_clean(tmp_path):
-    from workaround import pte_reader
+    from workaround.checker.pte import reader
 
     data = FIXED.read_bytes()
-    [delegate] = pte_reader.delegates(data)
+    [delegate] = reader.delegates(data)
     start = data.index(delegate.blob)
     garbled = tmp_path / "garbled.pte"
     garbled.write_bytes(data[:start] + bytes(len(delegate.blob)) + data[start + len(delegate.blob):])

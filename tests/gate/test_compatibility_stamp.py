@@ -1,17 +1,18 @@
 """The compatibility header OpenVINO 2026.4 writes at the start of every blob, read and rewritten torch-free
-(``workaround/compatibility_stamp.py``), on the tracked programs of both hosts."""
+(``workaround/checker/compatibility_stamp.py``), on the tracked programs of both hosts."""
 
 import pytest
 
 from tests.helpers import PROJECT
-from workaround import compatibility_stamp, pte_reader
+from workaround.checker import compatibility_stamp
+from workaround.checker.pte import reader
 
 DATA = PROJECT / "tests" / "data"
 BF16_HOST = "Intel AVX-512 with Intel DL Boost and bfloat16 support"
 
 
 def blob_of(path):
-    [delegate] = pte_reader.delegates(path.read_bytes())
+    [delegate] = reader.delegates(path.read_bytes())
     return delegate.blob
 
 

@@ -60,7 +60,7 @@ def test_a_class_below_every_measured_one_is_an_error_saying_to_measure_it():
 # A child compiles Greater and exports it, as one class computes: what its kernels and its blob's stamp say.
 PROBE = """
 import json, numpy as np, openvino as ov, openvino.opset8 as ops
-from workaround import compatibility_stamp
+from workaround.checker import compatibility_stamp
 x = ops.parameter([2], ov.Type.f32)
 model = ov.Core().compile_model(ov.Model([ops.greater(x, ops.constant(np.float32(0)))], [x]), "CPU")
 stamp = compatibility_stamp.read(model.export_model().getvalue())
@@ -95,7 +95,7 @@ def test_openvinos_own_cap_leaves_the_kernels_and_the_stamp_as_they_were():
 # after the blob's header hashed.
 BODY_PROBE = """
 import hashlib, json, numpy as np, openvino as ov, openvino.opset8 as ops
-from workaround import compatibility_stamp
+from workaround.checker import compatibility_stamp
 x = ops.parameter([1, 3, 8, 8], ov.Type.f32)
 w = ops.constant(np.random.default_rng(0).standard_normal((4, 3, 3, 3)).astype(np.float32))
 y = ops.softmax(ops.relu(ops.convolution(x, w, [1, 1], [1, 1], [1, 1], [1, 1])), 1)

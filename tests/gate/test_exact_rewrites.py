@@ -1,9 +1,9 @@
-"""Each exact rewrite (``workaround/exact_rewrites``, one pass a module) held to PyTorch in the real runtime, f32:
-the op, lowered with ``special_values="torch"``, stays in the delegate and equals eager on its OpInfo samples,
-its special values (NaN, +-inf, -0.0, 1e30) and float16 at its limits, NaN where eager has NaN. Without the
-rewrite these ops drop NaN in OpenVINO (the default's strict expectations hold that), and ExecuTorch's own
-max_pool2d and sign drop it too. The zeros ``signed_zeros`` gives PyTorch's sign are held both ways in plain
-OpenVINO: the other sign without the pass (on the release it was measured on), PyTorch's with it.
+"""Each exact rewrite (``workaround/partitioner/exact_rewrites``, one pass a module) held to PyTorch in the real
+runtime, f32: the op, lowered with ``special_values="torch"``, stays in the delegate and equals eager on its
+OpInfo samples, its special values (NaN, +-inf, -0.0, 1e30) and float16 at its limits, NaN where eager has NaN.
+Without the rewrite these ops drop NaN in OpenVINO (the default's strict expectations hold that), and
+ExecuTorch's own max_pool2d and sign drop it too. The zeros ``signed_zeros`` gives PyTorch's sign are held both
+ways in plain OpenVINO: the other sign without the pass (on the release it was measured on), PyTorch's with it.
 """
 
 import math
@@ -24,7 +24,7 @@ from repro.harness.case_runs import max_abs_diff  # noqa: E402
 from repro.harness.cpu_classes import process_class  # noqa: E402
 from repro.harness.lowerings import WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
 from tests.outcomes import assert_equals_eager  # noqa: E402
-from workaround.exact_rewrites import TORCH_SPECIAL_VALUES_PASSES  # noqa: E402
+from workaround.partitioner.exact_rewrites import TORCH_SPECIAL_VALUES_PASSES  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 NAN, INF = math.nan, math.inf
@@ -118,7 +118,7 @@ def plain_openvino(name, rewritten):
     import openvino as ov
     import openvino.opset8 as ops
 
-    from workaround.exact_rewrites import signed_zeros
+    from workaround.partitioner.exact_rewrites import signed_zeros
 
     shape, build, pytorch = SIGNED_ZERO_GRAPHS[name]
     x = ops.parameter(shape, np.float32)
@@ -138,7 +138,7 @@ def test_openvino_gives_a_zero_the_other_sign_without_the_signed_zeros_rewrite(n
     got, expected = plain_openvino(name, rewritten=False)
     assert max_abs_diff(got, expected, signed_zeros=True) == math.inf, (
         f"OpenVINO {MEASURED_ON} now gives PyTorch's zeros in {name} ({got.tolist()}): retire this part of "
-        "workaround/exact_rewrites/signed_zeros.py")
+        "workaround/partitioner/exact_rewrites/signed_zeros.py")
 
 
 @pytest.mark.parametrize("name", SIGNED_ZERO_GRAPHS)

@@ -1,4 +1,4 @@
-"""workaround.exported_model and the checker's findings from it, on blobs plain OpenVINO compiles here: the IR
+"""workaround.checker.blob_model and the checker's findings from it, on blobs plain OpenVINO compiles here: the IR
 inside a CPU blob is found and read (its key recovered from the blob), with the attributes and folded names
 the runtime graph lacks; the two rules built on it fire on what OpenVINO computes wrong and not on its
 neighbours (the stock and workaround programs of the catalogue are in tests/gate/test_workaround_end_to_end.py).
@@ -9,8 +9,8 @@ import io
 import numpy as np
 import pytest
 
-from workaround import exported_model
-from workaround.computed_differently import exported_model_findings
+from workaround.checker import blob_model
+from workaround.checker.blob_differences import exported_model_findings
 
 ov = pytest.importorskip("openvino")
 ops = pytest.importorskip("openvino.opset14")  # AvgPool-14 has the PyTorch frontend's ceil_torch
@@ -39,7 +39,7 @@ def folded_constant_blob(make, name):
 
 
 def test_layers_of_a_cpu_blob_carry_the_attributes_the_runtime_graph_lacks():
-    pools = [layer for layer in exported_model.layers(avg_pool_blob("ceil", [1, 1])) if layer.type == "AvgPool"]
+    pools = [layer for layer in blob_model.layers(avg_pool_blob("ceil", [1, 1])) if layer.type == "AvgPool"]
     assert len(pools) == 1
     expected = {"kernel": "3, 3", "strides": "2, 2", "pads_begin": "1, 1", "exclude-pad": "false",
                 "rounding_type": "ceil"}
@@ -47,28 +47,28 @@ def test_layers_of_a_cpu_blob_carry_the_attributes_the_runtime_graph_lacks():
 
 
 def test_a_constant_keeps_the_names_of_the_ops_folded_into_it():
-    found = list(exported_model.layers(folded_constant_blob(ops.abs, "pad/aten.abs.default/Abs")))
+    found = list(blob_model.layers(folded_constant_blob(ops.abs, "pad/aten.abs.default/Abs")))
     constants = [layer for layer in found if "pad/aten.abs.default/Abs" in layer.fused_names]
     assert [layer.type for layer in constants] == ["Const"], found
 
 
 def test_an_ir_not_obfuscated_is_read_too():
     """Period 1, key 0: a release that stopped obfuscating is still read."""
-    text = b"".join(exported_model.ir_chunks(avg_pool_blob("ceil", [1, 1])))
+    text = b"".join(blob_model.ir_chunks(avg_pool_blob("ceil", [1, 1])))
     assert text.endswith(b"</net>")
-    assert b"".join(exported_model.ir_chunks(b"header" + text + b"weights")) == text
+    assert b"".join(blob_model.ir_chunks(b"header" + text + b"weights")) == text
 
 
 @pytest.mark.parametrize("chunk", [1, 7, 64, 1 << 20])
 def test_the_ir_reads_the_same_in_chunks_of_any_size_even_with_its_end_split_between_two(chunk):
     blob = avg_pool_blob("ceil", [1, 1])
-    assert b"".join(exported_model.ir_chunks(blob, chunk)) == b"".join(exported_model.ir_chunks(blob))
+    assert b"".join(blob_model.ir_chunks(blob, chunk)) == b"".join(blob_model.ir_chunks(blob))
 
 
 @pytest.mark.parametrize("blob", [b"", b"RR_UPCVO" + bytes(range(256)) * 40,
                                   np.random.default_rng(0).bytes(1 << 16)])
 def test_bytes_without_an_ir_read_as_no_layers(blob):
-    assert list(exported_model.layers(blob)) == []
+    assert list(blob_model.layers(blob)) == []
 
 
 @pytest.mark.parametrize(("rounding", "pads", "exclude_pad", "flagged"), [
@@ -117,6 +117,6 @@ def compressed_matmul_blob(group_size=None):
 def test_compressed_matmuls_are_flagged_only_where_the_importer_quantizes_their_activations(
         group_size, importer_quantizes, flagged):
     blob = compressed_matmul_blob(group_size)
-    assert any(layer.type == "FullyConnectedCompressed" for layer in exported_model.layers(blob))
+    assert any(layer.type == "FullyConnectedCompressed" for layer in blob_model.layers(blob))
     found = {kind for kind, _, _ in exported_model_findings(blob, importer_quantizes)}
     assert found == ({"activations_quantized"} if flagged else set())

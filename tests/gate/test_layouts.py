@@ -2,7 +2,7 @@
 
 import pytest
 
-from workaround.layouts import same_layout, strides_in
+from workaround.contract.layouts import same_layout, strides_in
 
 
 @pytest.mark.parametrize(("sizes", "order", "strides"), [

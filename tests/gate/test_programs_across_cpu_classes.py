@@ -1,7 +1,7 @@
 """Programs made on one CPU class, loaded as every class this host reaches computes (``ONEDNN_MAX_CPU_ISA``).
 
-OpenVINO 2026.4 stamps each compiled blob with the exporting process's ISA and imports it only where its own
-stamp is the same (``workaround/compatibility_stamp.py``): ExecuTorch's ``load_method`` then fails (0x1), stock
+OpenVINO 2026.4 stamps each compiled blob with the exporting process's ISA and imports it only where its own stamp
+is the same (``workaround/checker/compatibility_stamp.py``): ExecuTorch's ``load_method`` then fails (0x1), stock
 and workaround alike. The tracked programs come from two hosts: ``tests/data/*.pte`` from an AVX-512 BF16 one,
 ``tests/data/avx2-host/*.pte`` from an AVX2 one. Each is held to two things:
 - it loads as its own class computes, and gives there what the release table expects of its catalogue case
@@ -9,8 +9,8 @@ and workaround alike. The tracked programs come from two hosts: ``tests/data/*.p
   path: the class reached by a cap behaves as the host that made the program;
 - every other class refuses it: the stamp, asserted present, so an OpenVINO that drops it turns this red
   saying to retire the expectation;
-- restamped for another class (``workaround.pte_restamp``, what ``openvino-pte-restamp`` runs), it gives there
-  what it gave as its own, from bytes and by path.
+- restamped for another class (``workaround.checker.restamping``, what ``openvino-pte-restamp`` runs), it gives
+  there what it gave as its own, from bytes and by path.
 """
 
 import json
@@ -25,7 +25,7 @@ from tests.helpers import (
     stamp_of,
 )
 from tests.outcomes import UPSTREAM_CHANGED
-from workaround import compatibility_stamp, pte_restamp
+from workaround.checker import compatibility_stamp, restamping
 
 skip_module_without_executorch_path()
 from repro.harness import catalogue  # noqa: E402
@@ -84,13 +84,13 @@ def test_a_program_gives_as_its_own_class_what_the_release_table_expects(class_r
 
 @pytest.fixture(scope="module")
 def restamped_for(tmp_path_factory):
-    """(program, cpu_class) -> the program rewritten by ``workaround.pte_restamp`` for the class, once."""
+    """(program, cpu_class) -> the program rewritten by ``workaround.checker.restamping`` for the class, once."""
     folder, made = tmp_path_factory.mktemp("restamped"), {}
 
     def restamped(program, cpu_class):
         path = program[0]
         if (path, cpu_class) not in made:
-            rewritten, changes = pte_restamp.restamp(
+            rewritten, changes = restamping.restamp(
                 path.read_bytes(), lambda stamp: compatibility_stamp.text_for_class(cpu_class, stamp))
             assert [change.new for change in changes] == [
                 compatibility_stamp.text_for_class(cpu_class, stamp_of(path))], changes

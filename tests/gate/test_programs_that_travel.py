@@ -28,7 +28,7 @@ from tests.helpers import (
     skip_unless_this_release_compiled_the_tracked_programs,
     stamp_of,
 )
-from workaround import compatibility_stamp, pte_restamp
+from workaround.checker import compatibility_stamp, restamping
 
 WITHOUT_TORCH = ("import sys, runpy\n"
                  "sys.modules['torch'] = sys.modules['executorch'] = None\n"
@@ -151,7 +151,7 @@ def test_a_blob_of_another_release_is_refused_and_nothing_written(tmp_path):
     stamp = stamp_of(TRACKED_PROGRAMS[0])
     older = stamp.text.replace(f"ov={stamp.release}", "ov=2026.4.0")
     program = tmp_path / "older.pte"
-    program.write_bytes(pte_restamp.restamp(TRACKED_PROGRAMS[0].read_bytes(), lambda _: older)[0])
+    program.write_bytes(restamping.restamp(TRACKED_PROGRAMS[0].read_bytes(), lambda _: older)[0])
     result = torch_free("workaround.restamp_command", program, cwd=tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     assert result.stderr.strip() == (

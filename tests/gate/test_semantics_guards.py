@@ -1,6 +1,6 @@
 """The semantics guards on tagged graphs, without compiling or running OpenVINO: each rule of
-``workaround.semantics`` hands back exactly the nodes it names, and where a proof lets a node stay
-(``workaround.value_ranges``), both sides of the proof are held.
+``workaround.partitioner.openvino_differences`` hands back exactly the nodes it names, and where a proof lets a
+node stay (``workaround.partitioner.value_ranges``), both sides of the proof are held.
 
 What the handed-back programs compute is held to eager in the real runtime by the catalogue's semantics
 cases (tests/gate/test_workaround_end_to_end.py); here only membership, by op identity.
@@ -15,8 +15,8 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 from repro.harness.program_contents import op_name  # noqa: E402
-from workaround.exclusion import HANDED_BACK_BECAUSE, CannotHandBackError, partition_of  # noqa: E402
-from workaround.value_ranges import Interval, ValueRanges  # noqa: E402
+from workaround.partitioner.exclusion import HANDED_BACK_BECAUSE, CannotHandBackError, partition_of  # noqa: E402
+from workaround.partitioner.value_ranges import Interval, ValueRanges  # noqa: E402
 
 INT64, INT32, UINT8 = torch.int64, torch.int32, torch.uint8
 TABLE = torch.arange(30.0).reshape(10, 3)
@@ -138,8 +138,8 @@ def test_special_values_are_openvinos_by_default_and_pytorchs_when_asked(functio
     (lambda x: F.max_pool2d(x.reshape(1, 1, 2, 2), 2), "aten.max_pool2d_with_indices.default"),
     (lambda x: x.softmax(1), "aten._softmax.default"), (lambda x: x.log_softmax(1), "aten._log_softmax.default")])
 def test_special_values_an_exact_rewrite_makes_pytorchs_stay_delegated(function, op):
-    """With special_values="torch", the ops workaround.exact_rewrites makes exact stay in the delegate, whose
-    delegation spec asks for the rewrites."""
+    """With special_values="torch", the ops workaround.partitioner.exact_rewrites makes exact stay in the delegate,
+    whose delegation spec asks for the rewrites."""
     program, tags = tagged(function, (torch.rand(2, 2),), special_values="torch")
     delegated = {op_name(node) for node in program.graph_module.graph.nodes if partition_of(node) is not None}
     assert op in delegated, delegated

@@ -45,7 +45,7 @@ from tests.workaround_expectations import (  # noqa: E402
     keeps_openvinos_values,
 )
 from workaround import check_program, copy_safe_openvino, install, is_installed, uninstall  # noqa: E402
-from workaround.runtime_kernels import installed_operators  # noqa: E402
+from workaround.partitioner.runtime_kernels import installed_operators  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 # The policy's matmuls: at f32 (the gate, repro/harness/precision.py) and at bf16, where OpenVINO's CPU plugin
@@ -95,7 +95,8 @@ def test_two_dimensional_reflection_padding_stays_whole_in_the_delegate(lowered_
                                                     ("cache_written_at_position", "_local_scalar_dense.default")])
 def test_sizes_and_positions_read_from_dynamic_inputs_stay_in_the_delegate(lowered_case, case, read_inside):
     """``x.shape[0]`` of a dynamic batch, and a KV cache's position read with ``.item()``, are computed inside the
-    delegate (``workaround.symbolic_sizes``), not handed in as a SymInt that lowering cannot take: the whole model
+    delegate (``workaround.partitioner.symbolic_sizes``), not handed in as a SymInt that lowering cannot take: the
+    whole model
     stays delegated, its output static."""
     record = lowered_case(case, WORKAROUND)
     assert (record["delegates"], record["ops_outside"]) == (1, []), record["ops_outside"]
@@ -186,8 +187,9 @@ AS_THE_LLM_PIPELINE = EdgeCompileConfig(_check_ir_validity=False, _skip_dim_orde
 def test_a_compressed_weight_stays_compressed_in_the_delegate(compressed_program, runners, bits, load):
     """The float16 decompression of an 8- or 4-bit weight stays in OpenVINO, which decompresses it exactly
     (float32) where PyTorch rounds the product to float16, its activations not quantized
-    (``workaround.compressed_weights``): held to the exact decompression, and the test knows eager differs from
-    it (docs/design.md, "Compressed weights"). float16 activations are still handed back (the catalogue's float16
+    (``workaround.partitioner.compressed_weights``): held to the exact decompression, and the test knows eager
+    differs from it (docs/design.md, "Compressed weights"). float16 activations are still handed back (the
+    catalogue's float16
     cases)."""
     path, inside, outside = compressed_program(bits)
     assert outside == [], outside
@@ -219,7 +221,7 @@ def imported_group_size(made_by):
 
     import openvino
 
-    from workaround.pte_reader import delegates
+    from workaround.checker.pte.reader import delegates
 
     case = ad_hoc_case(CompressedLinear(8).eval(), COMPRESSED_INPUTS, "compressed_8")
     (delegate,) = delegates(lowering.lower(case, made_by, AS_THE_LLM_PIPELINE).to_executorch().buffer)
@@ -232,7 +234,8 @@ def imported_group_size(made_by):
 def test_the_importer_quantizes_a_compressed_partitions_activations_only_when_asked(made_by, group_size):
     """The group size the blob carries is the one the importing runtime uses (a compile option alone is dropped at
     import): 0 by default, exact; OpenVINO's own where the compile specs name it, for its int8 speed
-    (``workaround.compressed_weights``). Read back from the blob as OpenVINO imports it, the same on every CPU
+    (``workaround.partitioner.compressed_weights``). Read back from the blob as OpenVINO imports it, the same on
+    every CPU
     class (what the importer then computes with it differs by class: AVX2 has no int8 path)."""
     assert imported_group_size(made_by) == group_size
 
@@ -247,7 +250,7 @@ def test_the_checker_flags_compressed_weights_an_importer_will_quantize_activati
     stamps no CPU class (before 2026.4) does not say where the program is to load: flagged whatever the target."""
     from executorch.exir import ExecutorchBackendConfig
 
-    from workaround import compatibility_stamp
+    from workaround.checker import compatibility_stamp
 
     case = ad_hoc_case(CompressedLinear(8).eval(), COMPRESSED_INPUTS, "compressed_8")
     program = lowering.lower(case, made_by, AS_THE_LLM_PIPELINE).to_executorch(
@@ -273,7 +276,8 @@ def test_install_gives_its_compile_specs_to_every_partition_until_uninstalled():
     assert (asked, default) == (32, 0)
 
 
-# Cases whose only op an exact rewrite keeps delegated with special_values="torch" (workaround.exact_rewrites).
+# Cases whose only op an exact rewrite keeps delegated with special_values="torch"
+# (workaround.partitioner.exact_rewrites).
 REWRITTEN_IN_THE_DELEGATE = {"relu_of_nan", "sign_of_nan", "max_pool_of_nan", "softmax_of_a_nan_row"}
 
 

@@ -17,8 +17,8 @@ from repro.harness import catalogue  # noqa: E402
 from repro.harness.program_contents import op_name  # noqa: E402
 from tests.graph_models import copy_used_inside_and_outside, partitions_around_an_unsupported_op  # noqa: E402
 from workaround import UnsafeCopyError  # noqa: E402
-from workaround.copy_ops import PASS_THROUGH_COPY_OPS, aten_op  # noqa: E402
-from workaround.exclusion import TAG, copies_to_hand_back, depends_on_itself, partition_of  # noqa: E402
+from workaround.partitioner.copy_ops import PASS_THROUGH_COPY_OPS, aten_op  # noqa: E402
+from workaround.partitioner.exclusion import TAG, copies_to_hand_back, depends_on_itself, partition_of  # noqa: E402
 
 CLONE, ALIAS = "dim_order_ops._clone_dim_order.default", "aten.alias_copy.default"
 SIN, ADD, SUM = "aten.sin.default", "aten.add.Tensor", "aten.sum.dim_IntList"
@@ -61,7 +61,8 @@ EXPECTED = {
         sorted([CLONE, SIN, TO_DIM_ORDER, ADD])]},
     "intermediate_clone_returned": {"outside": [CLONE], "partitions": [[SIN]]},
     "float16_clone": {"outside": [CLONE], "partitions": [[SIN]]},
-    # x is an int64 input of unknown range: OpenVINO would compute it in 32 bits (workaround.semantics).
+    # x is an int64 input of unknown range: OpenVINO would compute it in 32 bits
+    # (workaround.partitioner.openvino_differences).
     "int64_clone": {"outside": sorted([ADD, CLONE, CLONE]), "partitions": []},
     "bool_clone": {"outside": [CLONE], "partitions": [sorted([CLONE, "aten.logical_not.default"])]},
     "input_read_after_delegate": {"outside": sorted(["aten.atan2.default", CLONE]),

@@ -19,9 +19,9 @@ from repro.harness import conformance  # noqa: E402
 from repro.harness.lowering import lower  # noqa: E402
 from repro.harness.lowerings import WORKAROUND, WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
 from repro.harness.program_runner import ProgramRunner, RunStatus  # noqa: E402
-from workaround import semantics  # noqa: E402
-from workaround.exclusion import CannotHandBackError  # noqa: E402
-from workaround.partitioner import openvino_supports  # noqa: E402
+from workaround.partitioner import openvino_differences  # noqa: E402
+from workaround.partitioner.copy_safe_partitioner import openvino_supports  # noqa: E402
+from workaround.partitioner.exclusion import CannotHandBackError  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 aten = torch.ops.aten
@@ -46,9 +46,10 @@ NEVER_PARTITIONED = {aten.max_pool2d.default, aten.max_pool3d.default}
 
 def guard_table_ops():
     """(ATen op, special values) for every op a guard table names, in each mode in which it is handed back."""
-    integer_tables = {*semantics.DIVIDING, *semantics.REMAINDERS, *semantics.INTEGERS_THROUGH_FLOAT32,
-                      *semantics.POWERS, *semantics.AVERAGE_POOLS}
-    pairs = {(op, "openvino") for op in integer_tables} | {(op, "torch") for op in semantics.IEEE_DIFFERENCES}
+    differences = openvino_differences
+    integer_tables = {*differences.DIVIDING, *differences.REMAINDER_OPS, *differences.INTEGERS_THROUGH_FLOAT32,
+                      *differences.POWERS, *differences.AVERAGE_POOLS}
+    pairs = {(op, "openvino") for op in integer_tables} | {(op, "torch") for op in differences.IEEE_DIFFERENCES}
     return sorted(pairs, key=str)
 
 

@@ -8,17 +8,20 @@ DESIGN = PROJECT / "docs" / "design.md"
 
 
 def mapped() -> set[str]:
-    """Every module or folder named in the first column of the design's "module | one job" table."""
+    """Every module or package named in the first column of the design's "module | one job" table, as a path
+    inside ``workaround/``."""
     text = DESIGN.read_text()
-    table = text[text.index("| module | one job |"):]
+    table = text[text.index("| module (in `workaround/`) | one job |"):]
     rows = table[:table.index("\n\n")].splitlines()[2:]
-    return {name for row in rows for name in re.findall(r"`([a-z_]+\.py|[a-z_]+/)`", row.split("|")[1])}
+    return {name for row in rows for name in re.findall(r"`([a-z_/]+\.py|[a-z_/]+/)`", row.split("|")[1])}
 
 
 def in_the_tree() -> set[str]:
+    """Every module of ``workaround/`` and every package in it (a package's own row says what it holds)."""
     folder = PROJECT / "workaround"
-    return ({path.name for path in folder.glob("*.py") if path.name != "__init__.py"}
-            | {f"{path.parent.name}/" for path in folder.glob("*/__init__.py")})
+    return ({path.relative_to(folder).as_posix() for path in folder.rglob("*.py")
+             if path.name != "__init__.py" or path.parent == folder}
+            | {f"{path.parent.relative_to(folder).as_posix()}/" for path in folder.rglob("*/__init__.py")})
 
 
 def test_the_design_maps_every_module_of_the_workaround_and_nothing_else():

@@ -1,0 +1,183 @@
+"""A .pte with each OpenVINO blob's compatibility stamp rewritten, torch-free: the program a host of another CPU
+class would have exported (``workaround.checker.compatibility_stamp``).
+
+OpenVINO 2026.4 refuses a blob whose stamp is not the importing host's own text, while what follows the stamp (the
+model's IR, compiled at import) does not depend on the exporting class. So a shipped program is made loadable
+by rewriting the stamp alone. The texts differ in length between classes (``isa=Intel AVX2`` is shorter than the
+AVX-512 names), so a blob may grow, and a .pte places its data by offsets; the file is rewritten without
+re-serializing it, the way ExecuTorch's runtime reads it (``schema/program.fbs``, ``extended_header``):
+
+- a blob stored **inline** (in the flatbuffer's ``delegate_data``) that fits its old place is written there and
+  its vector's length made the new one; a longer one is appended to the flatbuffer, 16-byte aligned, and the
+  ``data`` field (a forward ``uoffset``) pointed at it. The old bytes stay, unread.
+- a blob in a **segment** gets the segment's new length; later segments move to keep the alignment the program
+  was written with, and each ``DataSegment``'s ``offset`` and ``size`` (fixed-width fields) are updated.
+- a grown flatbuffer moves the segments by whole pages (their alignment kept), and the extended header's program
+  size, segment base and segment data size follow.
+
+Everything else is copied byte for byte, and the result is read back with ``workaround.checker.pte.reader`` before
+it is returned.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from flatbuffers import number_types
+from flatbuffers.table import Table
+
+from workaround.checker import compatibility_stamp
+from workaround.checker.pte import reader, verifier
+from workaround.checker.pte.flatbuffer_table import Node
+from workaround.checker.pte.program_schema import (
+    DELEGATE_ID,
+    DELEGATE_PROCESSED,
+    INLINE_DATA,
+    LOCATION_INLINE,
+    PLAN_DELEGATES,
+    PROGRAM_DELEGATE_DATA,
+    PROGRAM_EXECUTION_PLAN,
+    PROGRAM_SEGMENTS,
+    REFERENCE_INDEX,
+    REFERENCE_LOCATION,
+    SEGMENT_OFFSET,
+    SEGMENT_SIZE,
+)
+from workaround.checker.pte.verifier import EXTENDED_HEADER_MAGIC, Layout
+from workaround.contract.provenance import OPENVINO_BACKEND
+
+PAGE = 4096  # segments move by whole pages: every alignment a program asks of them is kept
+INLINE_ALIGNMENT = 16
+SEGMENT_ALIGNMENT_CAP = 4096
+
+
+class CannotRestamp(ValueError):
+    """The program cannot be rewritten as asked (what and why in one line)."""
+
+
+@dataclass(frozen=True)
+class Restamped:
+    """One OpenVINO blob's stamp before and after."""
+    delegate: int  # among the program's OpenVINO delegates, in order (as the checker numbers them)
+    old: str
+    new: str
+
+
+def _field(table: Table, field: int) -> int:
+    """The absolute position of a table's field (0 when it is absent)."""
+    offset = int(table.Offset(4 + 2 * field))
+    return table.Pos + offset if offset else 0
+
+
+def _align(value: int, alignment: int) -> int:
+    return -(-value // alignment) * alignment
+
+
+def _segment_alignment(offsets: list[int]) -> int:
+    """The largest power of two (up to a page) dividing every segment's offset: the program's own alignment."""
+    alignment = SEGMENT_ALIGNMENT_CAP
+    while alignment > 1 and any(offset % alignment for offset in offsets):
+        alignment //= 2
+    return alignment
+
+
+def _openvino_references(program: Node) -> list[tuple[int, int]]:
+    """(location, index) of each OpenVINO delegate's data, in ``reader.delegates``' order."""
+    found = []
+    for plan in program.children(PROGRAM_EXECUTION_PLAN):
+        for delegate in plan.children(PLAN_DELEGATES):
+            reference = delegate.child(DELEGATE_PROCESSED)
+            if delegate.string_bytes(DELEGATE_ID) == OPENVINO_BACKEND.encode() and reference is not None:
+                found.append((reference.scalar(REFERENCE_LOCATION, number_types.Int8Flags),
+                              reference.scalar(REFERENCE_INDEX, number_types.Uint32Flags)))
+    return found
+
+
+def restamp(pte: bytes, text_for: Callable[[compatibility_stamp.Stamp], str]) -> tuple[bytes, list[Restamped]]:
+    """``pte`` with each stamped OpenVINO blob's stamp text replaced by ``text_for(stamp)`` (and what changed);
+    a blob without a stamp is left as it is. Raises ``MalformedProgram`` for a file that is not a program, and
+    ``CannotRestamp`` where the file cannot be rewritten."""
+    reader.read(pte)  # every extent, index and name the rewrite follows is verified first
+    layout = verifier.layout(pte)
+    flatbuffer = bytearray(pte[:layout.program_size])
+    program = Node(bytes(flatbuffer), Table(bytes(flatbuffer), 0).Indirect(0))
+    inline, segments = program.children(PROGRAM_DELEGATE_DATA), program.children(PROGRAM_SEGMENTS)
+    new_inline: dict[int, bytes] = {}
+    new_segments: dict[int, bytes] = {}
+    changes: list[Restamped] = []
+    for number, (location, index) in enumerate(_openvino_references(program)):
+        if location == LOCATION_INLINE:
+            blob = inline[index].raw(INLINE_DATA)
+        else:
+            start, size = reader.segment_extent(segments, index, layout, f"delegate {number}'s data")
+            blob = pte[start:start + size]
+        stamp = compatibility_stamp.read(blob)
+        if stamp is None:
+            continue
+        text = text_for(stamp)
+        if text != stamp.text:
+            (new_inline if location == LOCATION_INLINE else new_segments)[index] = compatibility_stamp.with_text(
+                blob, text)
+        changes.append(Restamped(number, stamp.text, text))
+    for index, blob in new_inline.items():
+        _place_inline(flatbuffer, inline[index].table, blob)
+    segment_region = _placed_segments(pte, layout, segments, new_segments, flatbuffer)
+    rewritten = _assembled(pte, layout, flatbuffer, segment_region)
+    reader.read(rewritten)
+    return rewritten, changes
+
+
+def _place_inline(flatbuffer: bytearray, data: Table, blob: bytes) -> None:
+    """Write ``blob`` as the inline data table's vector: in place if it fits, else appended."""
+    field = _field(data, INLINE_DATA)
+    if not field:
+        raise CannotRestamp("an inline delegate's data has no vector to rewrite")
+    vector = field + int.from_bytes(flatbuffer[field:field + 4], "little")
+    if len(blob) <= int.from_bytes(flatbuffer[vector:vector + 4], "little"):
+        flatbuffer[vector:vector + 4] = len(blob).to_bytes(4, "little")
+        flatbuffer[vector + 4:vector + 4 + len(blob)] = blob
+        return
+    start = _align(len(flatbuffer) + 4, INLINE_ALIGNMENT)  # the data 16-byte aligned, its length just before
+    flatbuffer.extend(bytes(start - 4 - len(flatbuffer)))
+    flatbuffer.extend(len(blob).to_bytes(4, "little") + blob + bytes(-len(blob) % 4))
+    flatbuffer[field:field + 4] = (start - 4 - field).to_bytes(4, "little")
+
+
+def _placed_segments(pte: bytes, layout: Layout, segments: list[Node], new: dict[int, bytes],
+                     flatbuffer: bytearray) -> bytes:
+    """The segment region with each segment's new bytes, later ones moved to keep their alignment; the
+    ``DataSegment`` fields in ``flatbuffer`` updated."""
+    if not segments:
+        return pte[layout.segment_base:] if layout.segment_base else b""
+    extents = [(segment.scalar(SEGMENT_OFFSET, number_types.Uint64Flags),
+                segment.scalar(SEGMENT_SIZE, number_types.Uint64Flags)) for segment in segments]
+    alignment = _segment_alignment([offset for offset, _ in extents])
+    region = bytearray()
+    for index in sorted(range(len(segments)), key=lambda i: extents[i][0]):
+        offset, size = extents[index]
+        data = new.get(index, pte[layout.segment_base + offset:layout.segment_base + offset + size])
+        placed = _align(len(region), alignment) if region else offset
+        region.extend(bytes(placed - len(region)))
+        region.extend(data)
+        for field, value, old in ((SEGMENT_OFFSET, placed, offset), (SEGMENT_SIZE, len(data), size)):
+            if value == old:
+                continue
+            position = _field(segments[index].table, field)
+            if not position:
+                raise CannotRestamp(f"segment {index}'s {('offset', 'size')[field]} is left at its default: "
+                                    "it cannot be rewritten in place")
+            flatbuffer[position:position + 8] = value.to_bytes(8, "little")
+    return bytes(region)
+
+
+def _assembled(pte: bytes, layout: Layout, flatbuffer: bytearray, segment_region: bytes) -> bytes:
+    """The file: the flatbuffer (its extended header updated), padding, the segments."""
+    segment_base = (layout.segment_base + _align(max(0, len(flatbuffer) - layout.segment_base), PAGE)
+                    if layout.segment_base else 0)
+    if pte[8:12] == EXTENDED_HEADER_MAGIC:
+        flatbuffer[16:24] = len(flatbuffer).to_bytes(8, "little")
+        flatbuffer[24:32] = segment_base.to_bytes(8, "little")
+        if int.from_bytes(pte[12:16], "little") >= 32:
+            flatbuffer[32:40] = len(segment_region).to_bytes(8, "little")
+    if not segment_base:
+        return bytes(flatbuffer)
+    return bytes(flatbuffer) + bytes(segment_base - len(flatbuffer)) + segment_region

@@ -1,0 +1,352 @@
+"""Ops OpenVINO's CPU plugin computes differently from PyTorch: the partitioner hands them back to ExecuTorch.
+
+Each rule was measured (executorch 1.5.1, OpenVINO 2025.4.1 - 2026.4.1, plain OpenVINO giving the same
+values as the delegate; ``docs/design.md``, "Semantics") and is stated as a reason a node is handed back:
+
+- **float64** is computed in f32 (``1e300 * 2`` is ``inf``... or FLT_MAX): every node that reads or makes one.
+- **int16, bfloat16 and other dtypes the frontend cannot map** fail at lowering (``KeyError: torch.int16``).
+- **int64 is computed in 32 bits**, even through a reshape (2**40 arrives as 0): every node that reads or
+  makes an int64 tensor whose values are not proven to fit int32 (``workaround.partitioner.value_ranges``).
+  Position ids, masks and index arithmetic built from ``arange`` and shapes are proven, and stay.
+- **uint8 / int8 arithmetic saturates** where PyTorch wraps (250 + 10 is 255, not 4): every node that makes
+  such a tensor without a proof that its exact values fit the dtype (copies, views and quantization do); and
+  their sums, which PyTorch makes in int64, saturate in the input's type ([1, 255].sum() is 255).
+- **integer division and remainder go through f32**, and **trunc division through an i32 convert**
+  (123456789 // 10 is 12345679; 1e10 / 1 truncated is -2**31): ``div`` with ``rounding_mode="trunc"``,
+  integer ``div`` with ``"floor"`` and ``floor_divide``, every ``fmod`` and ``remainder`` (floats lose the
+  remainder of a large quotient: fmod(1e9 + 1.5, 3) is 0).
+- **the Abs of a constant is dropped at compile time** (``Abs(Range(-2, 2))`` gives ``[-2 -1 0 1]``):
+  what edge's decomposition of reflection padding makes. It stays delegated: the partition's preprocess
+  rewrites it as ``Maximum(x, -x)``, which folds exactly (``workaround.partitioner.exact_rewrites.constant_abs``).
+  ``reflection_pad2d``, which OpenVINO converts to its own exact ``Pad``, is kept undecomposed (``ops_to_keep``).
+- **constants are folded exactly**: a node no runtime input flows into, read only by such nodes, is computed
+  by OpenVINO's reference kernels when it folds constants, so the integer rules below do not apply to it
+  (``workaround.partitioner.constant_folding``); where a constant reaches a runtime op, its evaluated values are
+  its range.
+- **average pooling** divides the last ``ceil_mode`` window by the whole kernel when it also counts
+  padding; and ``divisor_override`` fails at lowering.
+- **integer comparisons (and the logical ops), max / min reductions, clamps, ``relu``, matrix products,
+  roundings and powers go through float32** (``16777217 == 16777216`` is true; ``amax`` of 16777217 is
+  16777216; 40001 ** 2 is 1600080000): each such node on int32 or int64 operands not proven within +-2**24
+  (``pow``: its result), Python-number operands included. Measured exact beyond 2**24, and kept: ``add``,
+  ``mul``, ``abs``, ``sum``, ``cumsum``, ``maximum``, ``where``, ``topk``, ``argmax``, ``sign``.
+- **float16 is computed in float32 and rounded only where it leaves**: ``x.half().float()`` is ``x``, and
+  ``x.half() * 2`` keeps float32 precision until its Result. Every node making a float16 tensor that a node of
+  its own partition reads is handed back, so each float16 value is rounded where PyTorch rounds it. Except a
+  compressed weight's decompression (``decompressed_weight``): OpenVINO decompresses it exactly, in float32,
+  where PyTorch rounds it to float16; it stays, held to the exact decompression (docs/design.md).
+
+**IEEE special values** (NaN, +-inf, -0.0) are a choice, ``special_values``: with ``"torch"`` the ops
+measured to treat them differently (``IEEE_DIFFERENCES``: NaN dropped by ``relu``, ``clamp``, ``maximum``, max/min
+reductions and ``max_pool``; ``x > nan`` true; ``exp(nan)`` inf; a NaN row of ``softmax`` 0; all ``-inf`` reduced
+to -FLT_MAX; ``sign(nan)`` NaN; ``log1p(-0.0)`` +0.0; NaN taken for False by ``all``, ``any`` and the logical ops;
+...) are handed back too, or kept in OpenVINO through an exact rewrite (``workaround.partitioner.exact_rewrites``).
+With ``"openvino"``, the default, they stay: they are most of a vision or transformer model's ops, and on finite
+values OpenVINO is right.
+
+Rules that need the value ranges take a ``ValueRanges``; the others look at the node alone.
+"""
+
+import operator
+from collections.abc import Callable, Iterator
+from typing import cast
+
+import torch
+
+from workaround.contract.delegate_specs import SpecialValues
+from workaround.partitioner.copy_ops import aten_op
+from workaround.partitioner.delegate_limits import tensors
+from workaround.partitioner.exact_rewrites import KEPT_EXACT
+from workaround.partitioner.fx_arguments import tensor_argument
+from workaround.partitioner.value_ranges import CONVERTING, ValueRanges, integral_dtype, is_integral
+
+aten = torch.ops.aten
+NOT_COMPUTED_AS_PYTORCH = {
+    torch.float64: "float64 is computed in float32",
+    torch.int16: "OpenVINO's frontend cannot take int16 tensors",
+    torch.uint16: "OpenVINO's frontend cannot take uint16 tensors",
+    torch.uint32: "OpenVINO's frontend cannot take uint32 tensors",
+    torch.uint64: "OpenVINO's frontend cannot take uint64 tensors",
+    torch.bfloat16: "OpenVINO's frontend cannot take bfloat16 tensors",
+    torch.complex64: "OpenVINO's frontend cannot take complex tensors",
+    torch.complex128: "OpenVINO's frontend cannot take complex tensors",
+}
+SATURATING = (torch.uint8, torch.int8)
+# Reductions PyTorch computes in int64 from uint8 / int8 (measured: [1, 255].sum() is 255 in OpenVINO, not 256).
+WIDENING_REDUCTIONS = {aten.sum.dim_IntList, aten.sum.default, aten.cumsum.default, aten.prod.default,
+                       aten.prod.dim_int}
+DIVIDING = {aten.div.Tensor_mode, aten.div.Scalar_mode, aten.floor_divide.default, aten.floor_divide.Scalar}
+REMAINDER_OPS = {aten.fmod.Tensor, aten.fmod.Scalar, aten.remainder.Tensor, aten.remainder.Scalar,
+              aten.remainder.Scalar_Tensor}
+AVERAGE_POOLS = {aten.avg_pool2d.default, aten.avg_pool3d.default}
+# Kept undecomposed where OpenVINO's support list has them: OpenVINO converts them to its own exact op.
+EXACT_WHEN_KEPT = (aten.reflection_pad2d.default,)
+# What each op does with special values in OpenVINO's CPU plugin, measured against PyTorch on
+# [nan, 1, -2, -0.0], [-inf, inf, 0.5, nan] and an all -inf tensor (2026.4.1).
+_DROPS_NAN = "drops NaN (PyTorch propagates it)"
+IEEE_DIFFERENCES: dict[object, str] = {
+    **dict.fromkeys([aten.relu.default, aten.clamp.default, aten.clamp.Tensor, aten.hardtanh.default,
+                     aten.maximum.default, aten.minimum.default, aten.amin.default, aten.argmin.default,
+                     aten.min.dim, aten.argmax.default, aten.topk.default, aten.sort.default], _DROPS_NAN),
+    **dict.fromkeys([aten.amax.default, aten.max.dim, aten.max_pool2d_with_indices.default,
+                     aten.max_pool3d_with_indices.default, aten.max_pool2d.default, aten.max_pool3d.default],
+                    f"{_DROPS_NAN}, and gives -FLT_MAX for a window of -inf"),
+    **dict.fromkeys([aten.gt.Tensor, aten.gt.Scalar, aten.ge.Tensor, aten.ge.Scalar],
+                    "is true when an operand is NaN"),
+    **dict.fromkeys([aten._softmax.default, aten._log_softmax.default],
+                    "gives 0 (log: -inf) beside a NaN where PyTorch gives NaN"),
+    aten.exp.default: "gives inf for NaN",
+    aten.sign.default: "gives NaN for NaN (PyTorch: 0)",
+    aten.log1p.default: "gives +0.0 for -0.0 (computed as log(1 + x))",
+    **dict.fromkeys([aten.all.default, aten.all.dim, aten.all.dims, aten.any.default, aten.any.dim, aten.any.dims,
+                     aten.logical_not.default, aten.logical_and.default, aten.logical_or.default,
+                     aten.logical_xor.default], "takes NaN for False (PyTorch: True)"),
+    **dict.fromkeys([aten.upsample_bilinear2d.vec, aten.upsample_nearest2d.vec, aten.upsample_bilinear2d.default,
+                     aten.upsample_nearest2d.default],
+                    "gives other values beside NaN or infinities (the conformance sweep's special values)"),
+}
+# Integer ops the CPU plugin computes through float32 (wrong beyond 2**24), measured on int32 2026.4.1.
+_COMPARISONS = [aten.eq.Tensor, aten.eq.Scalar, aten.ne.Tensor, aten.ne.Scalar, aten.gt.Tensor, aten.gt.Scalar,
+                aten.ge.Tensor, aten.ge.Scalar, aten.lt.Tensor, aten.lt.Scalar, aten.le.Tensor, aten.le.Scalar,
+                aten.logical_not.default, aten.logical_and.default, aten.logical_or.default,
+                aten.logical_xor.default]
+_EXTREMES = [aten.amax.default, aten.amin.default, aten.max.dim, aten.min.dim, aten.max.default,
+             aten.min.default, aten.clamp.default, aten.clamp.Tensor, aten.hardtanh.default, aten.relu.default]
+_PRODUCTS = [aten.mm.default, aten.bmm.default, aten.addmm.default, aten.baddbmm.default, aten.matmul.default]
+_ROUNDINGS = [aten.ceil.default, aten.floor.default, aten.round.default, aten.trunc.default]
+INTEGERS_THROUGH_FLOAT32: dict[object, str] = {
+    **dict.fromkeys(_COMPARISONS, "integer comparisons go through float32 (16777217 == 16777216 is true)"),
+    **dict.fromkeys(_EXTREMES, "integer max / min / clamp / relu go through float32 (16777217 becomes 16777216)"),
+    **dict.fromkeys(_PRODUCTS, "integer matrix products go through float32"),
+    **dict.fromkeys(_ROUNDINGS, "ceil / floor / round / trunc of integers go through float32"),
+}
+POWERS = {aten.pow.Tensor_Scalar, aten.pow.Tensor_Tensor, aten.pow.Scalar}
+# What a float16 value may pass through and stay the value it was (no rounding dropped by these).
+FLOAT16_KEEPING = {operator.getitem, aten.view_copy.default, aten.permute_copy.default, aten.expand_copy.default,
+                   aten.slice_copy.Tensor, aten.select_copy.int, aten.squeeze_copy.dims,
+                   aten.unsqueeze_copy.default, aten.cat.default, aten.clone.default,
+                   torch.ops.dim_order_ops._clone_dim_order.default}
+INT32 = torch.int32
+# Ops kept undecomposed that only move values: on integers they cannot wrap, saturate or round.
+INTEGER_MOVING = {aten.stack.default, aten.pixel_shuffle.default}
+FLOAT32_EXACT = 2**24  # float32 holds every integer of at most this magnitude
+
+
+def tensors_touched(node: torch.fx.Node) -> Iterator[torch.Tensor]:
+    """The tensors a node makes and the tensors it reads."""
+    yield from tensors(node.meta.get("val"))
+    for argument in node.all_input_nodes:
+        yield from tensors(argument.meta.get("val"))
+
+
+def unsupported_dtype(node: torch.fx.Node) -> str | None:
+    """Why a dtype the node touches is not computed as PyTorch does, or None."""
+    return next((NOT_COMPUTED_AS_PYTORCH[tensor.dtype] for tensor in tensors_touched(node)
+                 if tensor.dtype in NOT_COMPUTED_AS_PYTORCH), None)
+
+
+def never_handed_back_for_its_dtype(node: torch.fx.Node) -> bool:
+    """Whether no rule here can hand the node back for its dtype (used for the ops kept undecomposed, which must
+    end up delegated): every tensor it touches is float32 or float16, or it only moves integers of 32 bits or
+    fewer (``stack``: NNCF's 4-bit weights unpacked from bytes, a pattern the stock partitioner delegates whole),
+    which keeps them within their dtype."""
+    touched = [tensor.dtype for tensor in tensors_touched(node)]
+    if all(dtype in (torch.float32, torch.float16) for dtype in touched):
+        return True
+    return aten_op(node) in INTEGER_MOVING and all(
+        is_integral(dtype) and dtype not in (torch.int64, torch.uint64) for dtype in touched)
+
+
+def int64_out_of_int32(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
+    """int64 read or made beyond int32. A constant node's inputs are folded away exactly: only what it makes
+    reaches the CPU plugin."""
+    for value in (node,) if node in ranges.folding.constant else (node, *node.all_input_nodes):
+        if integral_dtype(value) is torch.int64 and not ranges.interval(value).within(INT32):
+            interval = ranges.interval(value)
+            return (f"int64 is computed in 32 bits, and {value.name} may hold values in "
+                    f"[{interval.low}, {interval.high}]")
+    return None
+
+
+def wraps_around(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
+    """uint8 / int8 arithmetic whose exact result may leave the dtype. Conversions into them wrap in
+    OpenVINO as in PyTorch (measured: int32 300 -> uint8 44), so they stay."""
+    dtype = integral_dtype(node)
+    if dtype in SATURATING and node.op == "call_function" and aten_op(node) not in CONVERTING and not (
+            ranges.proven(node) and ranges.interval(node).within(dtype)):
+        return f"{dtype} arithmetic saturates in OpenVINO where PyTorch wraps around"
+    if aten_op(node) in WIDENING_REDUCTIONS and any(integral_dtype(argument) in SATURATING
+                                                     for argument in node.all_input_nodes):
+        return "a uint8 / int8 sum saturates in its input's type in OpenVINO (PyTorch sums in int64)"
+    return None
+
+
+def exact_in_float32(node: torch.fx.Node, ranges: ValueRanges) -> bool:
+    """Whether every integer operand is proven to lie within +-2**24, where float32 holds integers exactly."""
+    operands = [argument for argument in node.all_input_nodes if integral_dtype(argument) is not None]
+    return bool(operands) and all(
+        ranges.proven(operand) and ranges.interval(operand).within_magnitude(FLOAT32_EXACT)
+        for operand in operands)
+
+
+def integer_operands_within_float32(node: torch.fx.Node, ranges: ValueRanges) -> bool:
+    """Whether every integer operand, tensor or Python number, lies within +-2**24 (proven, or by its dtype)."""
+    for argument in (*node.args, *node.kwargs.values()):
+        if isinstance(argument, torch.fx.Node) and integral_dtype(argument) is None:
+            continue
+        interval = ranges.of(argument)
+        if isinstance(argument, torch.fx.Node | int) and not isinstance(argument, bool) and (
+                interval is None or not interval.within_magnitude(FLOAT32_EXACT)):
+            return False
+    return True
+
+
+def integers_through_float32(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
+    """Integer comparisons, extremes and powers OpenVINO computes through float32 (see the module docstring)."""
+    op = aten_op(node)
+    if op not in INTEGERS_THROUGH_FLOAT32 and op not in POWERS:
+        return None
+    inputs = [tensor.dtype for argument in node.all_input_nodes for tensor in tensors(argument.meta.get("val"))]
+    if not inputs or not all(is_integral(dtype) for dtype in inputs):
+        return None
+    if op in INTEGERS_THROUGH_FLOAT32 and not integer_operands_within_float32(node, ranges):
+        return INTEGERS_THROUGH_FLOAT32[op]
+    if op in POWERS and not (ranges.proven(node) and ranges.interval(node).within_magnitude(FLOAT32_EXACT)):
+        return "integer pow goes through float32 (40001 ** 2 is 1600080000)"
+    return None
+
+
+def divides_differently(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
+    """Division and remainder OpenVINO computes through float32 or an int32 convert. Integer operands proven
+    within +-2**24 stay: float32 represents them, their quotients and remainders exactly."""
+    op = aten_op(node)
+    integers = integral_dtype(node) is not None
+    if integers and exact_in_float32(node, ranges):
+        return None
+    if op in REMAINDER_OPS:
+        return "fmod / remainder lose the remainder of a large quotient (computed through float32)"
+    if op not in DIVIDING:
+        return None
+    rounding: object
+    if op in (aten.floor_divide.default, aten.floor_divide.Scalar):
+        rounding = "floor"
+    else:
+        rounding = node.kwargs.get("rounding_mode", node.args[2] if len(node.args) > 2 else None)
+    if rounding == "trunc":
+        return "trunc division goes through an int32 convert (quotients beyond 2**31, inf and NaN break)"
+    if rounding == "floor" and integers:
+        return "integer floor division goes through float32 (wrong above 2**24)"
+    return None
+
+
+def pools_differently(node: torch.fx.Node) -> str | None:
+    if aten_op(node) not in AVERAGE_POOLS:
+        return None
+    # kernel, stride, padding, ceil_mode, count_include_pad, divisor
+    defaults: tuple[object, ...] = ([], [], [0], False, True, None)
+    padding, ceil_mode, count_include_pad, divisor = (*node.args[1:], *defaults[len(node.args) - 1:])[2:]
+    if divisor is not None:
+        return "avg_pool with divisor_override fails to convert in OpenVINO's frontend"
+    if ceil_mode and count_include_pad and any(cast(list[int], padding)):
+        return "avg_pool with ceil_mode, count_include_pad and padding divides the last window by the kernel"
+    return None
+
+
+def indices_used(node: torch.fx.Node) -> bool:
+    """Whether a max pool's indices (its second result) are read: the exact rewrite leaves them as they are."""
+    return any(user.target is operator.getitem and user.args[1] == 1 and user.users for user in node.users)
+
+
+def special_values_differ(node: torch.fx.Node) -> str | None:
+    """Why OpenVINO treats NaN, +-inf or -0.0 differently in this node, or None (also for the ops an exact rewrite
+    makes PyTorch's in the delegate, ``workaround.partitioner.exact_rewrites``)."""
+    op = aten_op(node)
+    floats = [tensor for tensor in tensors_touched(node) if tensor.dtype.is_floating_point]
+    if not floats or (op in KEPT_EXACT and not indices_used(node)):
+        return None
+    if op in IEEE_DIFFERENCES:
+        return f"{op} {IEEE_DIFFERENCES[op]}"
+    made = tensors(node.meta.get("val"))
+    if op in CONVERTING and made and made[0].dtype is torch.bool:
+        return "a float converted to bool gives False for NaN (PyTorch: True)"
+    if op in DIVIDING and not integral_dtype(node):
+        return "floor division of a float gives +-inf where PyTorch gives NaN (inf / 1)"
+    return None
+
+
+def computes_differently(node: torch.fx.Node, ranges: ValueRanges,
+                         special_values: SpecialValues = SpecialValues.OPENVINO) -> str | None:
+    """Why OpenVINO would compute this node differently from PyTorch, or None. A constant node is computed by
+    OpenVINO's exact reference kernels when it folds constants (``workaround.partitioner.constant_folding``): the
+    rules that describe the CPU plugin's integer kernels do not apply to it, and only an int64 value it hands to a
+    runtime
+    op must fit int32."""
+    folded, constant = ranges.folding.interior(node), node in ranges.folding.constant
+    return (unsupported_dtype(node) or (None if folded else int64_out_of_int32(node, ranges))
+            or wraps_around(node, ranges)
+            or (None if constant else divides_differently(node, ranges) or integers_through_float32(node, ranges))
+            or pools_differently(node)
+            or (special_values_differ(node) if special_values == SpecialValues.TORCH else None))
+
+
+def is_float16(node: torch.fx.Node) -> bool:
+    made = tensors(node.meta.get("val"))
+    return node.op == "call_function" and bool(made) and made[0].dtype is torch.float16
+
+
+def is_conversion_to_float32(node: torch.fx.Node) -> bool:
+    return aten_op(node) in CONVERTING and node.kwargs.get("dtype") is torch.float32
+
+
+def decompressed_weight(node: torch.fx.Node, ranges: ValueRanges) -> bool:
+    """A float16 value computed from constants alone, integers among them (the compressed weight), and read only
+    by a conversion to float32 or by more such values: a compressed weight's decompression (NNCF's
+    ``(q - zero_point) * scale`` of uint8 or 4-bit ``q`` and a float16 ``scale``). OpenVINO keeps such a weight
+    compressed and decompresses it in float32 in the matmul or gather that reads it: exactly (a 9-bit integer
+    times an 11-bit scale fits float32), where PyTorch rounds the product to float16. Handing it back would
+    decompress every weight in ExecuTorch on every call and feed OpenVINO float32 weights; it stays, and what it
+    is held to is the exact decompression (docs/design.md, "Compressed weights")."""
+    return node in ranges.folding.constant and converted_from_integers(node) and all(
+        is_conversion_to_float32(user) or (is_float16(user) and decompressed_weight(user, ranges))
+        for user in node.users)
+
+
+def converted_from_integers(node: torch.fx.Node) -> bool:
+    """Whether ``node`` is, or is computed from, a conversion of an integer tensor to floating point."""
+    if aten_op(node) in CONVERTING and (source := tensors(tensor_argument(node, 0).meta.get("val"))):
+        return not source[0].dtype.is_floating_point
+    return any(converted_from_integers(source) for source in node.all_input_nodes if source.op == "call_function")
+
+
+def float16_rounding_dropped(node: torch.fx.Node, partition_of: Callable[[torch.fx.Node], str | None],
+                             ranges: ValueRanges) -> str | None:
+    """A float16 value made in a partition and read there by a node that does not just move it: OpenVINO keeps
+    it in float32, so PyTorch's rounding to float16 never happens (a compressed weight's decompression aside)."""
+    if not is_float16(node) or decompressed_weight(node, ranges):
+        return None
+    tag = partition_of(node)
+    if any(partition_of(user) == tag and aten_op(user) not in FLOAT16_KEEPING for user in node.users):
+        return "float16 is computed in float32 inside OpenVINO: the rounding to float16 is dropped"
+    return None
+
+
+def with_its_results(node: torch.fx.Node) -> list[torch.fx.Node]:
+    """A multi-output op and every getitem of its results, from the op or one of them: they go together, since
+    a partition can neither return part of a tuple nor take one as an input."""
+    op = tensor_argument(node, 0) if node.target is operator.getitem else node
+    return [op, *(user for user in op.users if user.target is operator.getitem)]
+
+
+def semantics_to_hand_back(graph: torch.fx.Graph, ranges: ValueRanges,
+                           partition_of: Callable[[torch.fx.Node], str | None],
+                           special_values: SpecialValues = SpecialValues.OPENVINO) -> dict[torch.fx.Node, str]:
+    """{tagged node: why} for every node OpenVINO would compute differently from PyTorch."""
+    found: dict[torch.fx.Node, str] = {}
+    for node in graph.nodes:
+        if partition_of(node) is None:
+            continue
+        if reason := (computes_differently(node, ranges, special_values)
+                      or float16_rounding_dropped(node, partition_of, ranges)):
+            for part in with_its_results(node):
+                found.setdefault(part, reason)
+    return found

@@ -1,0 +1,96 @@
+"""Where ExecuTorch's own portable kernels compute differently from PyTorch: a node handed back there is wrong too.
+
+Handing a node back to ExecuTorch is a fix only if ExecuTorch's kernel computes PyTorch's value. Measured with
+the executorch 1.5.1 pip wheel's runtime, no partitioner, against eager, over the conformance sweep's ops, dtypes
+and special values (``tests/upstream/test_executorch_kernels.py`` holds each row as an upstream expectation):
+
+- integer ``remainder`` takes the dividend's sign (C's ``%``), where PyTorch takes the divisor's:
+  ``remainder(123456789, -10)`` is 9, not -1; unless both operands are proven of one sign;
+- ``ceil``, ``floor``, ``round`` and ``trunc`` of an integer tensor go through float32 (16777217 -> 16777216),
+  where PyTorch returns the integers; unless the operand lies within +-2**24 (by proof or by its dtype);
+- integer ``pow`` goes through double and saturates (``(2**40 + 3) ** 2``), where PyTorch wraps around; unless
+  its result is proven within +-2**53;
+- ``_log_softmax`` of float64 fails at run time (``execute`` 0x12);
+- ``upsample_bilinear2d`` of uint8 rounds otherwise (off by one);
+- with NaN or infinities (what ``special_values="torch"`` promises): ``max_pool2d`` drops NaN; ``sign(NaN)`` is
+  NaN (PyTorch: 0); ``gelu``, ``grid_sampler_2d``, bilinear and nearest upsampling and float floor division give
+  other special values.
+
+The partitioner treats such a node as it treats one without a kernel (``workaround.partitioner.exclusion``):
+refused at lowering in one line, unless it can stay in OpenVINO exactly.
+"""
+
+from typing import cast
+
+import torch
+
+from workaround.contract.delegate_specs import SpecialValues
+from workaround.partitioner.copy_ops import aten_op
+from workaround.partitioner.delegate_limits import tensors
+from workaround.partitioner.fx_arguments import tensor_argument
+from workaround.partitioner.openvino_differences import FLOAT32_EXACT, POWERS
+from workaround.partitioner.value_ranges import ValueRanges, integral_dtype
+
+aten = torch.ops.aten
+FLOAT64_EXACT = 2**53
+# PyTorch's remainder takes the divisor's sign (fmod, the dividend's, is C's and ExecuTorch's alike).
+DIVISOR_SIGNED_REMAINDERS = {aten.remainder.Tensor, aten.remainder.Scalar, aten.remainder.Scalar_Tensor}
+ROUNDINGS = {aten.ceil.default, aten.floor.default, aten.round.default, aten.trunc.default}
+# Ops whose ExecuTorch kernel treats NaN or infinities otherwise than PyTorch (measured on the conformance
+# sweep's special values, no partitioner).
+SPECIAL_VALUES_DIFFER = {
+    aten.max_pool2d_with_indices.default: "drops NaN",
+    aten.sign.default: "gives NaN for NaN (PyTorch: 0)",
+    aten.gelu.default: "gives other values for infinities",
+    aten.grid_sampler_2d.default: "gives other values for NaN and infinities",
+    aten.upsample_bilinear2d.vec: "gives other values beside NaN and infinities",
+    aten.upsample_nearest2d.vec: "gives other values beside NaN and infinities",
+    aten.div.Tensor_mode: "floor-divides infinities otherwise",
+    aten.div.Scalar_mode: "floor-divides infinities otherwise",
+}
+
+
+def one_sign(ranges: ValueRanges, operands: list[object]) -> bool:
+    """Whether every operand is proven >= 0, or every one <= 0."""
+    found = [ranges.of(operand) for operand in operands]
+    known = [interval for interval in found if interval is not None]
+    return len(known) == len(found) and (
+        all(interval.low >= 0 for interval in known) or all(interval.high <= 0 for interval in known))
+
+
+def floats_read(node: torch.fx.Node) -> bool:
+    return any(tensor.dtype.is_floating_point for argument in node.all_input_nodes
+               for tensor in tensors(argument.meta.get("val")))
+
+
+def integer_rule_differs(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
+    """The integer rows of the module docstring: remainder, roundings and pow."""
+    op = cast(torch._ops.OpOverload, aten_op(node))
+    if op in DIVISOR_SIGNED_REMAINDERS and not one_sign(ranges, list(node.args[:2])):
+        return "ExecuTorch's integer remainder takes the dividend's sign (PyTorch: the divisor's)"
+    if op in ROUNDINGS and not ranges.interval(tensor_argument(node, 0)).within_magnitude(FLOAT32_EXACT):
+        return f"ExecuTorch's {op._schema.name.split('::')[1]} of integers goes through float32"
+    if op in POWERS and not (ranges.proven(node) and ranges.interval(node).within_magnitude(FLOAT64_EXACT)):
+        return "ExecuTorch's integer pow goes through double and saturates (PyTorch wraps around)"
+    return None
+
+
+def dtype_rule_differs(node: torch.fx.Node) -> str | None:
+    """The rows of one op and dtype: float64 log_softmax, uint8 bilinear upsampling."""
+    op, made = aten_op(node), {tensor.dtype for tensor in tensors(node.meta.get("val"))}
+    if op is aten._log_softmax.default and torch.float64 in made:
+        return "ExecuTorch's _log_softmax fails at run time on float64 (0x12)"
+    if op is aten.upsample_bilinear2d.vec and torch.uint8 in made:
+        return "ExecuTorch's upsample_bilinear2d rounds uint8 otherwise (off by one)"
+    return None
+
+
+def kernel_differs(node: torch.fx.Node, ranges: ValueRanges, special_values: SpecialValues) -> str | None:
+    """How ExecuTorch's kernel for ``node`` would differ from PyTorch on the values it may see, or None."""
+    op = cast(torch._ops.OpOverload, aten_op(node))
+    integers = integral_dtype(node) is not None and not floats_read(node)
+    if integers and (found := integer_rule_differs(node, ranges)):
+        return found
+    if special_values == SpecialValues.TORCH and op in SPECIAL_VALUES_DIFFER and floats_read(node):
+        return f"ExecuTorch's {op._schema.name.split('::')[1]} {SPECIAL_VALUES_DIFFER[op]}"
+    return dtype_rule_differs(node)
