@@ -25,11 +25,12 @@ if not __package__:
 from repro.harness import cli
 from repro.harness.cli import ExitStatus
 from repro.harness.llm_pipeline import LlmCase, every_case
+from repro.harness.program_runner import Load
 from repro.reports import markdown as md
 
 # What the tier holds to the reference (the pipeline also exports with XNNPACK, the benchmark's peer).
 COMPARED_LOWERINGS = ("stock", "workaround")
-LOADS = ("bytes", "path")
+LOADS = (Load.BYTES, Load.PATH)
 
 
 def cell(record, load: str) -> str:

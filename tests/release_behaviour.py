@@ -13,6 +13,7 @@ from packaging.version import Version
 
 from repro.harness.cpu_classes import process_class
 from repro.harness.outcomes import Outcome
+from repro.harness.program_runner import Load
 from tests.outcomes import CRASHED_OR_WRONG
 
 STALE, DOWNSTREAM, OVERWRITTEN = "stale_output", "wrong_downstream", "input_overwritten"
@@ -136,9 +137,9 @@ def stock_outcome(case, load="bytes", release=None, cpu_class=None):
 
     release, backend = release or installed_openvino(), installed_executorch()
     cpu_class = cpu_class or process_class()
-    if load != "bytes" and case.stock.empty_constant_segment and backend.empty_constants_unloadable:
+    if load != Load.BYTES and case.stock.empty_constant_segment and backend.empty_constants_unloadable:
         return Outcome.RUNTIME_FAILED, _EMPTY_SEGMENT
-    if load != "bytes" and case.stock.reads_constant_in_place and stock_use_after_free(release):
+    if load != Load.BYTES and case.stock.reads_constant_in_place and stock_use_after_free(release):
         return CRASHED_OR_WRONG, _USE_AFTER_FREE
     right_because = [  # (applies, why this release, ExecuTorch and CPU class compute the case right after all)
         (cpu_class in case.stock.right_on, f"OpenVINO's {cpu_class} kernels compute it as PyTorch does"),

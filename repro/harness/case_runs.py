@@ -20,11 +20,11 @@ from repro.harness.lowering import lower
 from repro.harness.lowerings import Lowering
 from repro.harness.outcomes import AT_EXPORT, Outcome, overall_outcome
 from repro.harness.program_contents import delegated_and_outside_ops
-from repro.harness.program_runner import ProgramRun, ProgramRunner, RunStatus
+from repro.harness.program_runner import Load, ProgramRun, ProgramRunner, RunStatus
 from repro.harness.replay import capture_delegate_calls, replay
 
 # How the gate loads every program: from bytes (what Python users often do) and by path (deployments).
-GATE_LOADS = ("bytes", "path")
+GATE_LOADS = (Load.BYTES, Load.PATH)
 # The workaround refuses what it cannot make correct, with one of these: not the bug.
 REFUSALS = ("UnsafeCopyError", "DimOrderError", "CannotHandBackError")
 

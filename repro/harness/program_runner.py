@@ -39,7 +39,16 @@ from enum import StrEnum
 from pathlib import Path
 from typing import IO, Any
 
-LOADS = ("bytes", "path", "module")
+
+class Load(StrEnum):
+    """How a program reaches the runtime (the module docstring says what each one exercises); the values are the
+    strings the records, test ids and JSON already use."""
+    BYTES = "bytes"
+    PATH = "path"
+    MODULE = "module"
+
+
+LOADS = tuple(Load)
 PROJECT = Path(__file__).resolve().parents[2]
 
 
@@ -73,9 +82,9 @@ class ProgramRunner:
     def __init__(self, load: str, timeout: float = 300, environment: Mapping[str, str] | None = None) -> None:
         """``environment``: variables set for the child on top of this process's (``OV_CPU_MAX_ISA`` to make
         OpenVINO compute in f32, say: the precision is decided by the process that imports the blob)."""
-        if load not in LOADS:
-            raise ValueError(f"load must be one of {LOADS}, not {load!r}")
-        self.load, self.timeout, self.environment = load, timeout, dict(environment or {})
+        if load not in set(Load):
+            raise ValueError(f"load must be one of {[str(mode) for mode in Load]}, not {load!r}")
+        self.load, self.timeout, self.environment = Load(load), timeout, dict(environment or {})
         self.workdir = Path(tempfile.mkdtemp(prefix=f"pte-{load}-"))
         self.log = self.workdir / "child.log"
         self.child = None
@@ -177,7 +186,7 @@ def how_it_ended(code: int) -> str:
 def _load_and_run(load, pte, inputs, calls=False):
     """The program's outputs for ``inputs``; with inputs None, only load it and its forward method (None); with
     ``calls``, ``inputs`` is a list of calls to the one loaded method, and so are the outputs."""
-    if load == "module":
+    if load == Load.MODULE:
         from executorch.extension.pybindings.portable_lib import _load_for_executorch
 
         module = _load_for_executorch(pte)
@@ -188,7 +197,7 @@ def _load_and_run(load, pte, inputs, calls=False):
     else:
         from executorch.runtime import Runtime
 
-        data = Path(pte).read_bytes() if load == "bytes" else pte
+        data = Path(pte).read_bytes() if load == Load.BYTES else pte
         program = Runtime.get().load_program(data)  # keep alive (and `data` with it) while the method runs
         method = program.load_method("forward")
         if inputs is None:

@@ -29,6 +29,8 @@ from workaround.checker.program_check import ProgramChecked, checked_program
 from workaround.checker.pte import reader
 from workaround.checker.pte.file import UnreadableFile, read_pte
 from workaround.checker.pte.verifier import MalformedProgram
+from workaround.contract import differences
+from workaround.contract.delegate_specs import GUARDED_KEY
 
 EXIT_CLEAN, EXIT_AFFECTED, EXIT_UNREADABLE = 0, 1, 2
 EXIT_STATUS = ("exit status: 0 clean (or no OpenVINO delegate), 1 affected, 2 not a readable .pte (or "
@@ -37,6 +39,20 @@ EXIT_STATUS = ("exit status: 0 clean (or no OpenVINO delegate), 1 affected, 2 no
 
 # An operator as a runtime registers it and a program calls it: namespace::name, then .overload if it has one.
 RUNTIME_OPERATOR = re.compile(r"[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)?")
+# What a blob cannot show (workaround.contract.differences): a delegate the workaround's partitioner did not make
+# is not vouched for on these, and the report says so rather than leaving them out.
+NOT_VISIBLE = [difference for difference in differences.unseen_by_the_checker()
+               if difference.owner == differences.Owner.OPENVINO and difference.unseen != differences.NO_BLOB]
+
+
+def not_visible_help() -> str:
+    """The ``--help`` paragraph: each reason a blob cannot show a difference, and the entries it hides."""
+    reasons = dict.fromkeys(difference.unseen for difference in NOT_VISIBLE)
+    groups = [", ".join(d.name.replace("_", " ") for d in NOT_VISIBLE if d.unseen == unseen) + f" ({unseen})"
+              for unseen in reasons]
+    return ("not visible in a shipped blob, so not checked in a delegate the workaround's partitioner did not "
+            "make: " + "; ".join(groups))
+
 
 def stamp_lines(pte: Path, delegates: list[reader.Delegate]) -> list[str]:
     """What each blob was compiled for: OpenVINO 2026.4 imports it only there."""
@@ -49,6 +65,9 @@ def stamp_lines(pte: Path, delegates: list[reader.Delegate]) -> list[str]:
 def text_report(pte: Path, checked: ProgramChecked) -> list[str]:
     findings, delegates = checked.findings, checked.delegates
     lines = stamp_lines(pte, delegates)
+    lines += [f"{pte}: OpenVINO delegate {index} was not made by the workaround's partitioner: {len(NOT_VISIBLE)} "
+              "ways OpenVINO computes differently that a blob cannot show are not checked (--help lists them)"
+              for index in not_vouched_for(delegates)]
     for found in checked.precisions:
         asked = f"asked for {found.asked} ({found.spec})" if found.asked else "asked for nothing"
         lines.append(f"{pte}: OpenVINO delegate {found.delegate} runs at {found.runs_at} here ({asked})")
@@ -77,7 +96,14 @@ def report(pte: Path, as_json: bool, runtime_operators: Collection[str] | None =
                                      "stamps": [stamp_record(delegate) for delegate in checked.delegates],
                                      "findings": [asdict(f) for f in checked.findings],
                                      "not_opened": checked.not_opened,
+                                     "not_visible": {"delegates": not_vouched_for(checked.delegates),
+                                                     "differences": [d.name for d in NOT_VISIBLE]},
                                      "precision": [asdict(p) for p in checked.precisions]}, indent=1)], [])
+
+
+def not_vouched_for(delegates: list[reader.Delegate]) -> list[int]:
+    """The delegates whose partitioner did not hand back what a blob cannot show (no guards' compile spec)."""
+    return [index for index, delegate in enumerate(delegates) if GUARDED_KEY not in delegate.compile_specs]
 
 
 def stamp_record(delegate: reader.Delegate) -> dict[str, str | None] | None:
@@ -110,7 +136,8 @@ def operator_names(value: str) -> frozenset[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineErrors(prog="openvino-pte-check", description=__doc__.splitlines()[0], epilog=EXIT_STATUS)
+    parser = OneLineErrors(prog="openvino-pte-check", description=__doc__.splitlines()[0],
+                           epilog=f"{EXIT_STATUS}. {not_visible_help()}")
     parser.add_argument("pte", type=Path, help="an ExecuTorch .pte file")
     parser.add_argument("--json", action="store_true", help="print one JSON object with every finding")
     parser.add_argument("--traceback", action="store_true",

@@ -53,6 +53,7 @@ from typing import cast
 
 import torch
 
+from workaround.contract import differences
 from workaround.contract.delegate_specs import SpecialValues
 from workaround.partitioner.copy_ops import aten_op
 from workaround.partitioner.delegate_limits import tensors
@@ -72,55 +73,38 @@ NOT_COMPUTED_AS_PYTORCH = {
     torch.complex128: "OpenVINO's frontend cannot take complex tensors",
 }
 SATURATING = (torch.uint8, torch.int8)
+
+
+def torch_op(name: str) -> torch._ops.OpOverload:
+    """The op a registry entry names (``aten.relu.default``)."""
+    namespace, op, overload = name.split(".")
+    return cast(torch._ops.OpOverload, getattr(getattr(getattr(torch.ops, namespace), op), overload))
+
+
+def ops_of(*names: str) -> set[object]:
+    """The ops of the named registry entries (``workaround.contract.differences``)."""
+    return {torch_op(op) for name in names for op in differences.named(name).ops}
+
+
+def reasons_of(rule: str, owner: differences.Owner = differences.Owner.OPENVINO) -> dict[object, str]:
+    """{op: what differs} for every op a rule's registry entries name."""
+    return {torch_op(op): reason for op, reason in differences.reasons(rule, owner).items()}
+
+
 # Reductions PyTorch computes in int64 from uint8 / int8 (measured: [1, 255].sum() is 255 in OpenVINO, not 256).
-WIDENING_REDUCTIONS = {aten.sum.dim_IntList, aten.sum.default, aten.cumsum.default, aten.prod.default,
-                       aten.prod.dim_int}
-DIVIDING = {aten.div.Tensor_mode, aten.div.Scalar_mode, aten.floor_divide.default, aten.floor_divide.Scalar}
-REMAINDER_OPS = {aten.fmod.Tensor, aten.fmod.Scalar, aten.remainder.Tensor, aten.remainder.Scalar,
-              aten.remainder.Scalar_Tensor}
-AVERAGE_POOLS = {aten.avg_pool2d.default, aten.avg_pool3d.default}
+WIDENING_REDUCTIONS = ops_of("narrow_integer_sum_saturates")
+DIVIDING = ops_of("division_through_float32")
+REMAINDER_OPS = ops_of("remainder_through_float32")
+AVERAGE_POOLS = ops_of("avg_pool_ceil_window_divisor")
 # Kept undecomposed where OpenVINO's support list has them: OpenVINO converts them to its own exact op.
 EXACT_WHEN_KEPT = (aten.reflection_pad2d.default,)
 # What each op does with special values in OpenVINO's CPU plugin, measured against PyTorch on
 # [nan, 1, -2, -0.0], [-inf, inf, 0.5, nan] and an all -inf tensor (2026.4.1).
-_DROPS_NAN = "drops NaN (PyTorch propagates it)"
-IEEE_DIFFERENCES: dict[object, str] = {
-    **dict.fromkeys([aten.relu.default, aten.clamp.default, aten.clamp.Tensor, aten.hardtanh.default,
-                     aten.maximum.default, aten.minimum.default, aten.amin.default, aten.argmin.default,
-                     aten.min.dim, aten.argmax.default, aten.topk.default, aten.sort.default], _DROPS_NAN),
-    **dict.fromkeys([aten.amax.default, aten.max.dim, aten.max_pool2d_with_indices.default,
-                     aten.max_pool3d_with_indices.default, aten.max_pool2d.default, aten.max_pool3d.default],
-                    f"{_DROPS_NAN}, and gives -FLT_MAX for a window of -inf"),
-    **dict.fromkeys([aten.gt.Tensor, aten.gt.Scalar, aten.ge.Tensor, aten.ge.Scalar],
-                    "is true when an operand is NaN"),
-    **dict.fromkeys([aten._softmax.default, aten._log_softmax.default],
-                    "gives 0 (log: -inf) beside a NaN where PyTorch gives NaN"),
-    aten.exp.default: "gives inf for NaN",
-    aten.sign.default: "gives NaN for NaN (PyTorch: 0)",
-    aten.log1p.default: "gives +0.0 for -0.0 (computed as log(1 + x))",
-    **dict.fromkeys([aten.all.default, aten.all.dim, aten.all.dims, aten.any.default, aten.any.dim, aten.any.dims,
-                     aten.logical_not.default, aten.logical_and.default, aten.logical_or.default,
-                     aten.logical_xor.default], "takes NaN for False (PyTorch: True)"),
-    **dict.fromkeys([aten.upsample_bilinear2d.vec, aten.upsample_nearest2d.vec, aten.upsample_bilinear2d.default,
-                     aten.upsample_nearest2d.default],
-                    "gives other values beside NaN or infinities (the conformance sweep's special values)"),
-}
-# Integer ops the CPU plugin computes through float32 (wrong beyond 2**24), measured on int32 2026.4.1.
-_COMPARISONS = [aten.eq.Tensor, aten.eq.Scalar, aten.ne.Tensor, aten.ne.Scalar, aten.gt.Tensor, aten.gt.Scalar,
-                aten.ge.Tensor, aten.ge.Scalar, aten.lt.Tensor, aten.lt.Scalar, aten.le.Tensor, aten.le.Scalar,
-                aten.logical_not.default, aten.logical_and.default, aten.logical_or.default,
-                aten.logical_xor.default]
-_EXTREMES = [aten.amax.default, aten.amin.default, aten.max.dim, aten.min.dim, aten.max.default,
-             aten.min.default, aten.clamp.default, aten.clamp.Tensor, aten.hardtanh.default, aten.relu.default]
-_PRODUCTS = [aten.mm.default, aten.bmm.default, aten.addmm.default, aten.baddbmm.default, aten.matmul.default]
-_ROUNDINGS = [aten.ceil.default, aten.floor.default, aten.round.default, aten.trunc.default]
-INTEGERS_THROUGH_FLOAT32: dict[object, str] = {
-    **dict.fromkeys(_COMPARISONS, "integer comparisons go through float32 (16777217 == 16777216 is true)"),
-    **dict.fromkeys(_EXTREMES, "integer max / min / clamp / relu go through float32 (16777217 becomes 16777216)"),
-    **dict.fromkeys(_PRODUCTS, "integer matrix products go through float32"),
-    **dict.fromkeys(_ROUNDINGS, "ceil / floor / round / trunc of integers go through float32"),
-}
-POWERS = {aten.pow.Tensor_Scalar, aten.pow.Tensor_Tensor, aten.pow.Scalar}
+IEEE_DIFFERENCES = reasons_of("special_values_differ")
+# Integer ops the CPU plugin computes through float32 (wrong beyond 2**24), measured on int32 2026.4.1; pow apart.
+POWERS = ops_of("integer_pow_through_float32")
+INTEGERS_THROUGH_FLOAT32 = {op: reason for op, reason in reasons_of("integers_through_float32").items()
+                            if op not in POWERS}
 # What a float16 value may pass through and stay the value it was (no rounding dropped by these).
 FLOAT16_KEEPING = {operator.getitem, aten.view_copy.default, aten.permute_copy.default, aten.expand_copy.default,
                    aten.slice_copy.Tensor, aten.select_copy.int, aten.squeeze_copy.dims,
@@ -274,19 +258,44 @@ def special_values_differ(node: torch.fx.Node) -> str | None:
     return None
 
 
+def _on_values_the_cpu_plugin_computes(rule: Callable[[torch.fx.Node, ValueRanges], str | None], skip: str
+                                       ) -> Callable[[torch.fx.Node, ValueRanges], str | None]:
+    """``rule``, except on the nodes OpenVINO folds into constants with its exact reference kernels (``skip``:
+    ``"constant"``, every such node; ``"interior"``, those whose values reach no runtime op)."""
+    def applied(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
+        folded = node in ranges.folding.constant if skip == "constant" else ranges.folding.interior(node)
+        return None if folded else rule(node, ranges)
+    return applied
+
+
+# The registry's rules (``workaround.contract.differences``) as the partitioner runs them on one node; the float16
+# rule needs the partitions (``float16_rounding_dropped``).
+NODE_RULES: dict[str, Callable[[torch.fx.Node, ValueRanges], str | None]] = {
+    "unsupported_dtype": lambda node, _: unsupported_dtype(node),
+    "int64_out_of_int32": _on_values_the_cpu_plugin_computes(int64_out_of_int32, "interior"),
+    "wraps_around": wraps_around,
+    "divides_differently": _on_values_the_cpu_plugin_computes(divides_differently, "constant"),
+    "integers_through_float32": _on_values_the_cpu_plugin_computes(integers_through_float32, "constant"),
+    "pools_differently": lambda node, _: pools_differently(node),
+    "special_values_differ": lambda node, _: special_values_differ(node),
+}
+# Each rule once, in the registry's order, with whether it runs only under special_values="torch".
+RULES = tuple(dict.fromkeys((difference.rule, difference.special_values) for difference in differences.DIFFERENCES
+                            if difference.owner == differences.Owner.OPENVINO and difference.rule in NODE_RULES))
+
+
 def computes_differently(node: torch.fx.Node, ranges: ValueRanges,
                          special_values: SpecialValues = SpecialValues.OPENVINO) -> str | None:
-    """Why OpenVINO would compute this node differently from PyTorch, or None. A constant node is computed by
-    OpenVINO's exact reference kernels when it folds constants (``workaround.partitioner.constant_folding``): the
-    rules that describe the CPU plugin's integer kernels do not apply to it, and only an int64 value it hands to a
-    runtime
-    op must fit int32."""
-    folded, constant = ranges.folding.interior(node), node in ranges.folding.constant
-    return (unsupported_dtype(node) or (None if folded else int64_out_of_int32(node, ranges))
-            or wraps_around(node, ranges)
-            or (None if constant else divides_differently(node, ranges) or integers_through_float32(node, ranges))
-            or pools_differently(node)
-            or (special_values_differ(node) if special_values == SpecialValues.TORCH else None))
+    """Why OpenVINO would compute this node differently from PyTorch, or None: the first registry rule that says
+    so. A constant node is computed by OpenVINO's exact reference kernels when it folds constants
+    (``workaround.partitioner.constant_folding``): the rules that describe the CPU plugin's integer kernels do not
+    apply to it, and only an int64 value it hands to a runtime op must fit int32."""
+    for rule, torch_only in RULES:
+        if torch_only and special_values != SpecialValues.TORCH:
+            continue
+        if reason := NODE_RULES[rule](node, ranges):
+            return reason
+    return None
 
 
 def is_float16(node: torch.fx.Node) -> bool:

@@ -24,30 +24,22 @@ from typing import cast
 
 import torch
 
+from workaround.contract import differences
 from workaround.contract.delegate_specs import SpecialValues
 from workaround.partitioner.copy_ops import aten_op
 from workaround.partitioner.delegate_limits import tensors
 from workaround.partitioner.fx_arguments import tensor_argument
-from workaround.partitioner.openvino_differences import FLOAT32_EXACT, POWERS
+from workaround.partitioner.openvino_differences import FLOAT32_EXACT, POWERS, ops_of, reasons_of
 from workaround.partitioner.value_ranges import ValueRanges, integral_dtype
 
 aten = torch.ops.aten
 FLOAT64_EXACT = 2**53
 # PyTorch's remainder takes the divisor's sign (fmod, the dividend's, is C's and ExecuTorch's alike).
-DIVISOR_SIGNED_REMAINDERS = {aten.remainder.Tensor, aten.remainder.Scalar, aten.remainder.Scalar_Tensor}
-ROUNDINGS = {aten.ceil.default, aten.floor.default, aten.round.default, aten.trunc.default}
+DIVISOR_SIGNED_REMAINDERS = ops_of("portable_remainder_sign")
+ROUNDINGS = ops_of("portable_integer_roundings")
 # Ops whose ExecuTorch kernel treats NaN or infinities otherwise than PyTorch (measured on the conformance
 # sweep's special values, no partitioner).
-SPECIAL_VALUES_DIFFER = {
-    aten.max_pool2d_with_indices.default: "drops NaN",
-    aten.sign.default: "gives NaN for NaN (PyTorch: 0)",
-    aten.gelu.default: "gives other values for infinities",
-    aten.grid_sampler_2d.default: "gives other values for NaN and infinities",
-    aten.upsample_bilinear2d.vec: "gives other values beside NaN and infinities",
-    aten.upsample_nearest2d.vec: "gives other values beside NaN and infinities",
-    aten.div.Tensor_mode: "floor-divides infinities otherwise",
-    aten.div.Scalar_mode: "floor-divides infinities otherwise",
-}
+SPECIAL_VALUES_DIFFER = reasons_of("kernel_differs", differences.Owner.EXECUTORCH)
 
 
 def one_sign(ranges: ValueRanges, operands: list[object]) -> bool:
@@ -67,11 +59,11 @@ def integer_rule_differs(node: torch.fx.Node, ranges: ValueRanges) -> str | None
     """The integer rows of the module docstring: remainder, roundings and pow."""
     op = cast(torch._ops.OpOverload, aten_op(node))
     if op in DIVISOR_SIGNED_REMAINDERS and not one_sign(ranges, list(node.args[:2])):
-        return "ExecuTorch's integer remainder takes the dividend's sign (PyTorch: the divisor's)"
+        return differences.named("portable_remainder_sign").computes
     if op in ROUNDINGS and not ranges.interval(tensor_argument(node, 0)).within_magnitude(FLOAT32_EXACT):
         return f"ExecuTorch's {op._schema.name.split('::')[1]} of integers goes through float32"
     if op in POWERS and not (ranges.proven(node) and ranges.interval(node).within_magnitude(FLOAT64_EXACT)):
-        return "ExecuTorch's integer pow goes through double and saturates (PyTorch wraps around)"
+        return differences.named("portable_integer_pow").computes
     return None
 
 
@@ -79,9 +71,9 @@ def dtype_rule_differs(node: torch.fx.Node) -> str | None:
     """The rows of one op and dtype: float64 log_softmax, uint8 bilinear upsampling."""
     op, made = aten_op(node), {tensor.dtype for tensor in tensors(node.meta.get("val"))}
     if op is aten._log_softmax.default and torch.float64 in made:
-        return "ExecuTorch's _log_softmax fails at run time on float64 (0x12)"
+        return differences.named("portable_float64_log_softmax").computes
     if op is aten.upsample_bilinear2d.vec and torch.uint8 in made:
-        return "ExecuTorch's upsample_bilinear2d rounds uint8 otherwise (off by one)"
+        return differences.named("portable_uint8_bilinear").computes
     return None
 
 

@@ -1,0 +1,68 @@
+"""The registry of differences (``workaround.contract.differences``) held to what it names: each op is one torch
+has, each catalogue case exists and the stock partitioner gets it wrong, each rule is one the partitioner runs and
+each rule it runs is in the registry, each rewrite is a pass, each entry either has the checker's finding or says
+why a blob cannot show it."""
+
+import pytest
+
+from repro.harness.catalogue import CASES
+from repro.harness.outcomes import Outcome
+from workaround.checker.finding_kinds import SEMANTICS, FindingKind
+from workaround.contract.differences import DIFFERENCES, Owner
+from workaround.partitioner import exact_rewrites
+from workaround.partitioner.openvino_differences import NODE_RULES, torch_op
+
+# The rules that need more than one node, by owner: the float16 rule reads the partitions, ExecuTorch's the
+# kernels of the runtime handed back to (``portable_kernel_differences``).
+OTHER_RULES = {Owner.OPENVINO: {"float16_rounding_dropped", ""},
+               Owner.EXECUTORCH: {"integer_rule_differs", "dtype_rule_differs", "kernel_differs"}}
+ENTRIES = [pytest.param(difference, id=difference.name) for difference in DIFFERENCES]
+
+
+@pytest.mark.parametrize("difference", ENTRIES)
+def test_each_op_an_entry_names_is_an_op_torch_has(difference):
+    assert all(torch_op(op).name() for op in difference.ops)
+
+
+@pytest.mark.parametrize("difference", ENTRIES)
+def test_each_case_an_entry_names_is_one_the_stock_partitioner_gets_wrong(difference):
+    assert all(CASES[case].stock.outcome != Outcome.CORRECT for case in difference.cases)
+
+
+@pytest.mark.parametrize("difference", ENTRIES)
+def test_each_entry_names_a_rule_the_partitioner_runs_or_a_rewrite_that_keeps_it(difference):
+    assert difference.rule in (set(NODE_RULES) if difference.owner == Owner.OPENVINO else set()) | \
+        OTHER_RULES[difference.owner]
+    assert difference.rewrite is None or hasattr(exact_rewrites, difference.rewrite)
+
+
+@pytest.mark.parametrize("difference", ENTRIES)
+def test_each_entry_has_the_checkers_finding_or_says_why_a_blob_cannot_show_it(difference):
+    assert (difference.finding is None) != (difference.unseen is None)
+    assert difference.finding is None or difference.finding in set(FindingKind)
+
+
+def test_every_rule_the_partitioner_runs_on_a_node_is_in_the_registry():
+    assert set(NODE_RULES) <= {difference.rule for difference in DIFFERENCES}
+
+
+def test_every_exact_rewrite_keeps_a_difference_of_the_registry():
+    passes = {rewrite.__name__.rsplit(".", 1)[1]
+              for rewrite in (*exact_rewrites.ALWAYS_PASSES, *exact_rewrites.TORCH_SPECIAL_VALUES_PASSES)}
+    assert passes == {difference.rewrite for difference in DIFFERENCES if difference.rewrite}
+
+
+@pytest.mark.parametrize("rewrite", [pytest.param(rewrite, id=rewrite.__name__.rsplit(".", 1)[1])
+                                     for rewrite in exact_rewrites.TORCH_SPECIAL_VALUES_PASSES])
+def test_the_ops_a_rewrite_keeps_exact_are_ops_of_its_entries(rewrite):
+    name = rewrite.__name__.rsplit(".", 1)[1]
+    named = {torch_op(op) for difference in DIFFERENCES if difference.rewrite == name for op in difference.ops}
+    assert set(rewrite.MAKES_EXACT) <= named
+
+
+def test_the_checkers_semantic_findings_are_the_registrys():
+    assert {str(kind) for kind in SEMANTICS} == {d.finding for d in DIFFERENCES if d.finding}
+
+
+def test_each_entry_has_a_name_of_its_own():
+    assert len({difference.name for difference in DIFFERENCES}) == len(DIFFERENCES)
