@@ -4,6 +4,7 @@ import os
 import pytest
 
 from repro.harness.precision import F32_ISA_CAP
+from tests import gate_runs
 from tests.outcomes import UPSTREAM_CHANGED, assert_equals_eager
 
 # The gate judges at f32 on every CPU (repro/harness/precision.py): set before any test imports OpenVINO,
@@ -12,6 +13,21 @@ for _variable, _value in F32_ISA_CAP.items():
     os.environ.setdefault(_variable, _value)
 
 pytest_plugins = ["tests.candidate_gate", "tests.executorch_source", "tests.op_test_runs", "pytester"]
+
+
+def pytest_sessionstart(session):
+    if not hasattr(session.config, "workerinput"):  # the run as a whole, not one of its xdist workers
+        gate_runs.started()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """The run's summary for the figures the docs quote (``tests/gate_runs.py``), when tox runs it."""
+    from repro.harness.cpu_classes import process_class
+
+    if hasattr(config, "workerinput"):
+        return
+    if written := gate_runs.write(terminalreporter.stats, process_class()):
+        terminalreporter.write_line(f"summary of this run: {written.relative_to(gate_runs.PROJECT)}")
 
 
 def pytest_report_header(config):

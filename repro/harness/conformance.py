@@ -191,21 +191,23 @@ def variants(info: Any) -> Iterator[Variant | tuple[str, str]]:
     dtypes = info.supported_dtypes("cpu")
 
     def samples(dtype, count):
+        """The dtype's samples (none if the OpInfo lacks the dtype); yields why they failed, if they did."""
+        if dtype not in dtypes:
+            return []
         try:
-            return _samples(info, dtype, count), None
+            return _samples(info, dtype, count)
         except SamplesFailed as error:
-            return [], (str(dtype).removeprefix("torch."), str(error))
+            yield str(dtype).removeprefix("torch."), str(error)
+            return []
 
-    floats, failed = samples(torch.float32, FLOAT_SAMPLES) if torch.float32 in dtypes else ([], None)
-    yield from [failed] if failed else []
+    floats = yield from samples(torch.float32, FLOAT_SAMPLES)
     for index, sample in enumerate(floats):
         yield Variant(f"float32 #{index}", *as_model(sample, info.op))
     if floats:
         function, tensors = as_model(floats[0], info.op)
         yield Variant("special values", function, with_values(tensors, SPECIAL_FLOATS))
     for dtype in INTEGER_DTYPES:
-        integers, failed = samples(dtype, 1) if dtype in dtypes else ([], None)
-        yield from [failed] if failed else []
+        integers = yield from samples(dtype, 1)
         if integers:
             function, tensors = as_model(integers[0], info.op)
             if dtype is torch.int64:  # int64 at int32's bounds and beyond: the plain int64 sample adds nothing
@@ -214,8 +216,7 @@ def variants(info: Any) -> Iterator[Variant | tuple[str, str]]:
                 yield Variant("int32 bounds", function, with_values(tensors, BOUND_INT32))
             else:
                 yield Variant(str(dtype).removeprefix("torch."), function, tensors)
-    halves, failed = samples(torch.float16, 1) if torch.float16 in dtypes else ([], None)
-    yield from [failed] if failed else []
+    halves = yield from samples(torch.float16, 1)
     if halves:
         function, tensors = as_model(halves[0], info.op)
         yield Variant("float16 bounds", function, with_values(tensors, BOUND_FLOAT16))

@@ -11,6 +11,8 @@ from repro.harness.outcomes import Outcome
 
 LOWERINGS = ("stock", "workaround", "workaround-torch-special-values")
 EXPECTED = Path(__file__).with_name("conformance_expected.json")
+# The variants a whole sweep could not make, with the reason: the denominator's record (docs quote its count).
+NOT_SWEPT = Path(__file__).with_name("conformance_not_swept.json")
 # The "special values" variant refills a sample's float tensors with these, in turn.
 SPECIAL_FLOATS = (math.nan, math.inf, -math.inf, -0.0, 1e30, -2.5, 0.5)
 # A sweep outcome is a load's ``Outcome``, or this: the stock partitioner delegated nothing of the case.
@@ -49,6 +51,15 @@ def record(release: str, cpu_class: str, outcomes: Outcomes, replace: bool) -> N
         classes[cpu_class] = dict(sorted(merged.items()))
         table[release] = dict(sorted(classes.items()))
         EXPECTED.write_text(json.dumps(dict(sorted(table.items())), indent=1) + "\n")
+
+
+def record_not_swept(lines: Sequence[str], torch_release: str) -> None:
+    """Keep what a whole sweep could not make (it depends on torch's OpInfo database, not on OpenVINO)."""
+    NOT_SWEPT.write_text(json.dumps({"torch": torch_release, "variants": list(lines)}, indent=1) + "\n")
+
+
+def not_swept_recorded() -> list[str]:
+    return list(json.loads(NOT_SWEPT.read_text())["variants"]) if NOT_SWEPT.exists() else []
 
 
 def class_differences(release: str) -> dict[str, dict[str, dict[str, str]]]:

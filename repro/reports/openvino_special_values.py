@@ -15,6 +15,7 @@ from repro.harness.cli import ExitStatus
 from repro.harness.outcomes import Outcome
 from repro.reports import markdown as md
 from repro.reports.matrix_row import Matrix
+from workaround.contract import differences
 
 ISSUE = "openvinotoolkit/openvino#31196"
 # Threads on the same family that a maintainer would link (searched 2026-12-01; docs/upstream.md).
@@ -48,12 +49,21 @@ def by_class(release: str) -> str:
                    samples=md.bullets(lines)).strip() + "\n\n"
 
 
+def what_differs() -> str:
+    """OpenVINO's special-value entries of the registry (``workaround.contract.differences``): ops, difference."""
+    entries = [difference for difference in differences.DIFFERENCES
+               if difference.owner == differences.Owner.OPENVINO and difference.special_values]
+    return "; ".join(", ".join(f"`{name}`" for name in differences.op_names(entry)) + f" {entry.computes}"
+                     for entry in entries)
+
+
 def comment(outcomes: dict[str, dict[str, str]], release: str, cpu_class: str) -> str:
     rows = special_value_rows(outcomes)
     ops = ", ".join(f"`{op}`" for op in dict.fromkeys(op for op, _ in rows))
     cycle = ", ".join(map(str, conformance_record.SPECIAL_FLOATS))
     return md.fill("openvino_special_values", issue=ISSUE, release=release, cycle=cycle, samples=len(rows),
-                   ops=ops, related="; ".join(RELATED), cpu_class=cpu_class, by_class=by_class(release))
+                   ops=ops, related="; ".join(RELATED), cpu_class=cpu_class, by_class=by_class(release),
+                   what_differs=what_differs())
 
 
 def widest_class(release: str) -> str | None:

@@ -510,6 +510,11 @@ def reasons(rule: str, owner: Owner = Owner.OPENVINO) -> dict[str, str]:
     return found
 
 
+def op_names(difference: Difference) -> list[str]:
+    """The entry's ops by name, each once (``relu``, whatever its overloads)."""
+    return list(dict.fromkeys(op.split(".")[1] for op in difference.ops))
+
+
 def finding_kinds() -> tuple[str, ...]:
     """The checker's findings of what OpenVINO computes differently, in the registry's order."""
     return tuple(dict.fromkeys(difference.finding for difference in DIFFERENCES if difference.finding))

@@ -1,0 +1,253 @@
+"""The counts README.md and docs/ state, rendered from what they count, so no figure can go stale unnoticed.
+
+A figure in the Markdown is written between two comments that name it::
+
+    the catalogue's <!-- figure catalogue_cases -->86<!-- /figure --> cases
+
+and ``FIGURES`` says how each is computed: from the catalogue and its stock expectations on the headline release,
+the mutations, the conformance record, the recorded release matrix, the registry of differences
+(``workaround.contract.differences``: a whole table), the LLM tier's cases, and the last recorded run of each tox
+env (``docs/data/gate-runs.json``, which ``--record-gate`` fills from the summary every tox run of the tests
+writes at its end, ``out/gate-runs/ENV.json``: ``tests/gate_runs.py``). ``tests/gate/test_figures.py`` fails,
+naming the file, the figure and both values, when the text disagrees.
+
+In the gate's env (the catalogue needs torch), from the project's folder:
+
+    python -m tests.figures                         # check: exit 0 every figure current, 1 some stale
+    python -m tests.figures --write                 # rewrite the stale ones in place
+    python -m tests.figures --record-gate out/gate-runs/*.json --write   # keep those runs as their envs' last
+
+Exit status: 0 current (or written), 1 some figure stale or unknown, 2 usage error.
+"""
+
+import json
+import re
+import sys
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from workaround.checker.command_line import OneLineErrors
+
+PROJECT = Path(__file__).resolve().parents[1]
+DOCUMENTS = [PROJECT / "README.md", *sorted((PROJECT / "docs").glob("*.md"))]
+GATE_RUNS = PROJECT / "docs" / "data" / "gate-runs.json"
+HEADLINE_OPENVINO = "2026.4.1"
+# The stock outcomes the README counts are the gate's: OpenVINO 2026.4.1, the class the gate computes as (f32).
+HEADLINE_CLASS = "avx512"
+FIGURE = re.compile(r"<!-- figure ([a-z0-9_.-]+) -->(.*?)<!-- /figure -->", re.S)
+
+
+@dataclass(frozen=True)
+class Stale:
+    document: Path
+    figure: str
+    written: str
+    current: str | None  # None: no figure of that name
+
+    def describe(self) -> str:
+        where = self.document.relative_to(PROJECT) if self.document.is_relative_to(PROJECT) else self.document
+        if self.current is None:
+            return (f"{where}: no figure named {self.figure!r} (tests/figures.py FIGURES), or no run of that env "
+                    f"recorded ({GATE_RUNS.relative_to(PROJECT)})")
+        return f"{where}: figure {self.figure} says {self.written!r}, it is {self.current!r}"
+
+
+@cache
+def stock_kinds() -> Counter[str]:
+    """Each catalogue case's stock outcome on the headline release, its first failure counted: from bytes, else by
+    path (``tests.release_behaviour.stock_outcome``, the gate's own expectations)."""
+    from packaging.version import Version
+
+    from repro.harness.catalogue import CATALOGUE
+    from repro.harness.outcomes import Outcome
+    from tests.release_behaviour import CRASHED_OR_WRONG, stock_outcome
+
+    def kind(case: object) -> str:
+        from_bytes, _ = stock_outcome(case, "bytes", Version(HEADLINE_OPENVINO), HEADLINE_CLASS)
+        if from_bytes == Outcome.WRONG:
+            return "wrong_from_bytes"
+        if from_bytes != Outcome.CORRECT:
+            return "failing_from_bytes"
+        by_path, _ = stock_outcome(case, "path", Version(HEADLINE_OPENVINO), HEADLINE_CLASS)
+        return {Outcome.CORRECT: "correct", CRASHED_OR_WRONG: "crash_by_path"}.get(by_path, "unloadable_by_path")
+
+    return Counter(kind(case) for case in CATALOGUE)
+
+
+def catalogue_cases() -> int:
+    from repro.harness.catalogue import CATALOGUE
+
+    return len(CATALOGUE)
+
+
+def mutations() -> dict[str, object]:
+    from tests.mutations import MUTATIONS
+
+    return {"count": len(MUTATIONS), "last": list(MUTATIONS)[-1]}
+
+
+def conformance() -> dict[str, int]:
+    from repro.harness.conformance_record import not_swept_recorded, recorded
+
+    cases = recorded(HEADLINE_OPENVINO, "avx512_bf16") or {}
+    return {"cases": len(cases), "ops": len({case.split("/")[0] for case in cases}),
+            "not_swept": len(not_swept_recorded())}
+
+
+def matrix_releases() -> int:
+    """The releases the recorded matrix ran (every one on the index from 2023.0.0)."""
+    return len(json.loads((PROJECT / "tests" / "data" / "matrix-all-releases.json").read_text())["available"])
+
+
+def llm_cases() -> int:
+    from repro.harness.llm_pipeline import every_case
+
+    return len(every_case())
+
+
+def gate_run(env: str, field: str) -> str:
+    run = (json.loads(GATE_RUNS.read_text()) if GATE_RUNS.exists() else {})[env]
+    if field == "minutes":
+        minutes, seconds = divmod(round(run["seconds"]), 60)
+        return f"{minutes} min {seconds} s"
+    return str(run[field])
+
+
+def conformance_rows(difference: object) -> int:
+    """The recorded conformance rows that show a registry entry: its ops' rows the stock partitioner gets wrong,
+    in the special-values variant for an entry of special values, in the others for the rest (OpenVINO's entries:
+    the sweep runs no partitioner-free column)."""
+    from repro.harness.conformance_record import recorded
+    from workaround.contract.differences import Owner
+
+    if difference.owner != Owner.OPENVINO:
+        return 0
+    bases = {op.split(".")[1] for op in difference.ops}
+    return sum(1 for case_id, found in (recorded(HEADLINE_OPENVINO, "avx512_bf16") or {}).items()
+               if case_id.split("/")[0] in bases and found.get("stock") != "correct"
+               and case_id.endswith("special values") == difference.special_values)
+
+
+def what_the_workaround_does(difference: object) -> str:
+    from workaround.contract.differences import Owner
+
+    rewrite = f"`exact_rewrites/{difference.rewrite}.py`" if difference.rewrite else None
+    if difference.owner == Owner.EXECUTORCH:
+        return "never hands a node back to it: refused at lowering (`CannotHandBackError`) unless it stays exact"
+    if not difference.rule:
+        return f"keeps it delegated, rewritten exactly ({rewrite})" if rewrite else \
+            "pins `DYNAMIC_QUANTIZATION_GROUP_SIZE` to 0 in the blob (asked-for speed aside)"
+    handed = f"hands it back (`{difference.rule}`)" + (f", or rewrites it exactly ({rewrite})" if rewrite else "")
+    return f'with `special_values="torch"`: {handed}' if difference.special_values else handed
+
+
+def differences_of(owner: str) -> int:
+    from workaround.contract.differences import DIFFERENCES
+
+    return sum(1 for difference in DIFFERENCES if difference.owner == owner)
+
+
+BY_DTYPE = "any, by its tensors' dtypes"
+
+
+def differences_table() -> str:
+    """README.md's table of every way OpenVINO or ExecuTorch's kernels compute differently (the registry)."""
+    from workaround.contract.differences import DIFFERENCES, op_names
+
+    rows = ["| what differs | ops | whose, measured on | the workaround | `openvino-pte-check` | held by |",
+            "|---|---|---|---|---|---|"]
+    for difference in DIFFERENCES:
+        ops = ", ".join(f"`{name}`" for name in op_names(difference)) or BY_DTYPE
+        checker = f"`{difference.finding}`" if difference.finding else f"not visible: {difference.unseen}"
+        held = [f"`{case}`" for case in difference.cases]
+        if rows_held := conformance_rows(difference):
+            held.append(f"{rows_held} conformance row{'s' if rows_held > 1 else ''} of its ops wrong")
+        rows.append(f"| {difference.computes} | {ops} | {difference.owner}: {difference.measured} | "
+                    f"{what_the_workaround_does(difference)} | {checker} | {', '.join(held) or '-'} |")
+    return "\n" + "\n".join(rows) + "\n"
+
+
+def stock(kind: str) -> Callable[[], int]:
+    return lambda: stock_kinds()[kind]
+
+
+FIGURES: dict[str, Callable[[], object]] = {
+    "catalogue_cases": catalogue_cases,
+    "stock_bad": lambda: catalogue_cases() - stock_kinds()["correct"],
+    "stock_wrong_from_bytes": stock("wrong_from_bytes"),
+    "stock_failing_from_bytes": stock("failing_from_bytes"),
+    "stock_crash_by_path": stock("crash_by_path"),
+    "stock_unloadable_by_path": stock("unloadable_by_path"),
+    "mutations": lambda: mutations()["count"],
+    "mutations_last": lambda: mutations()["last"],
+    "conformance_cases": lambda: conformance()["cases"],
+    "conformance_ops": lambda: conformance()["ops"],
+    "conformance_not_swept": lambda: conformance()["not_swept"],
+    "llm_cases": llm_cases,
+    "matrix_releases": matrix_releases,
+    "differences_openvino": lambda: differences_of("OpenVINO CPU plugin"),
+    "differences_executorch": lambda: differences_of("ExecuTorch portable kernels"),
+    "differences_table": differences_table,
+}
+
+
+def current(name: str) -> str | None:
+    """The figure's value as the text writes it; gate figures are ``gate.ENV.FIELD`` (passed, xfailed, skipped,
+    minutes, date, commit)."""
+    if name.startswith("gate."):
+        env, field = name.removeprefix("gate.").rsplit(".", 1)
+        try:
+            return gate_run(env, field)
+        except KeyError:
+            return None
+    return str(FIGURES[name]()) if name in FIGURES else None
+
+
+def stale_figures(documents: list[Path] = DOCUMENTS) -> list[Stale]:
+    return [Stale(document, match.group(1), match.group(2), value)
+            for document in documents for match in FIGURE.finditer(document.read_text())
+            if (value := current(match.group(1))) != match.group(2)]
+
+
+def write(found: list[Stale]) -> None:
+    for document in {stale.document for stale in found}:
+        document.write_text(FIGURE.sub(lambda match: f"<!-- figure {match.group(1)} -->"
+                                       f"{current(match.group(1)) or match.group(2)}<!-- /figure -->",
+                                       document.read_text()))
+
+
+def record_gate(summary: Path) -> str:
+    """Keep a gate run's summary (what ``tests/conftest.py`` writes) as its env's last recorded run."""
+    run = json.loads(summary.read_text())
+    runs = json.loads(GATE_RUNS.read_text()) if GATE_RUNS.exists() else {}
+    runs[run.pop("env")] = run
+    GATE_RUNS.parent.mkdir(parents=True, exist_ok=True)
+    GATE_RUNS.write_text(json.dumps(runs, indent=1, sort_keys=True) + "\n")
+    return f"{GATE_RUNS.relative_to(PROJECT)}: recorded {summary}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineErrors(prog="python -m tests.figures", description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="rewrite every stale figure in place")
+    parser.add_argument("--record-gate", type=Path, nargs="+", default=[], metavar="SUMMARY",
+                        help="first keep these runs' summaries (out/gate-runs/ENV.json) as their envs' last runs")
+    args = parser.parse_args(argv)
+    if missing := [str(summary) for summary in args.record_gate if not summary.is_file()]:
+        parser.error(f"no such run summary: {', '.join(missing)} (a tox run of the tests writes "
+                     "out/gate-runs/ENV.json)")
+    for summary in args.record_gate:
+        print(record_gate(summary))
+    found = stale_figures()
+    if args.write:
+        write([stale for stale in found if stale.current is not None])
+        found = [stale for stale in found if stale.current is None]
+    for stale in found:
+        print(stale.describe())
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
