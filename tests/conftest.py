@@ -48,12 +48,14 @@ def pytest_runtest_makereport(item, call):
         report.longrepr = f"{report.longrepr}. {UPSTREAM_CHANGED}"
 
 
-# Tests that take a minute or more each (measured: the peer suite's op-test runs, the real matrix, the
-# property-based gates). xdist hands tests out in collection order, so these go first: started last, one of
+# Tests that take a minute or more each (measured: the peer suite's op-test runs, the real matrix, the two slowest
+# reproducers, the property-based gates). xdist hands tests out in collection order, so these go first: started last, one of
 # them would keep a core busy alone at the end of the run.
 LONG_RUNNING = ("tests/gate/test_peer_suite.py", "tests/gate/test_workaround_fuzz.py",
                 "tests/gate/test_semantics_fuzz.py", "tests/upstream/test_peer_suite_with_our_patches.py",
-                "tests/upstream/test_matrix_runs.py::test_real_matrix")
+                "tests/upstream/test_matrix_runs.py::test_real_matrix",
+                "tests/upstream/test_executorch_attachments.py::test_llm_pipeline_reproducer",
+                "tests/upstream/test_executorch_attachments.py::test_portable_kernels_reproducer")
 
 
 def pytest_collection_modifyitems(items):
