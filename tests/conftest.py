@@ -49,8 +49,8 @@ def pytest_runtest_makereport(item, call):
 
 
 # Tests that take a minute or more each (measured: the peer suite's op-test runs, the real matrix, the two slowest
-# reproducers, the property-based gates). xdist hands tests out in collection order, so these go first: started last, one of
-# them would keep a core busy alone at the end of the run.
+# reproducers, the property-based gates). xdist hands tests out in collection order, so these go first: started
+# last, one of them would keep a core busy alone at the end of the run.
 LONG_RUNNING = ("tests/gate/test_peer_suite.py", "tests/gate/test_workaround_fuzz.py",
                 "tests/gate/test_semantics_fuzz.py", "tests/upstream/test_peer_suite_with_our_patches.py",
                 "tests/upstream/test_matrix_runs.py::test_real_matrix",
