@@ -2,6 +2,8 @@
 (pure copies bit for bit, computed outputs within the case's tolerance), and the
 post-lowering check finds no pass-through output in any delegate it produced."""
 
+import json
+
 import pytest
 
 from tests.candidate_gate import under_test
@@ -461,6 +463,21 @@ def test_check_command_reports_a_workaround_pte_as_clean(lowered_case):
     result = run_check(lowered_case("upstream_clone_sin", "workaround")["pte"])
     assert result.returncode == 0, result.stderr
     assert "1 OpenVINO delegate(s), clean" in result.stdout
+    assert "not partitioned by the workaround's semantics guards" not in result.stdout
+
+
+def test_check_command_says_what_it_cannot_check_in_a_stock_delegate(lowered_case):
+    """The registry's differences a blob cannot show are named as not checked, in the text and the JSON, for a
+    delegate the semantics guards did not partition: never silently left out of a verdict."""
+    from workaround.checker.check_command import NOT_VISIBLE
+
+    pte = lowered_case("upstream_clone_sin")["pte"]
+    assert (f"{pte}: OpenVINO delegate 0 was not partitioned by the workaround's semantics guards (no "
+            f"semantics_guarded_by compile spec): {len(NOT_VISIBLE)} ways") in run_check(pte).stdout
+    report = json.loads(run_cli("python", "-m", "workaround.check", "--json", pte, timeout=300).stdout)
+    assert report["not_visible"] == {"delegates": [0], "differences": [d.name for d in NOT_VISIBLE]}
+    assert {"integer_comparisons_through_float32", "float16_rounding_dropped", "drops_nan"} <= set(
+        report["not_visible"]["differences"])
 
 
 @pytest.mark.parametrize("content", [b"not an ExecuTorch program", b"\x00" * 64, None],

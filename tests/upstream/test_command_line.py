@@ -104,6 +104,18 @@ def test_the_checker_states_its_exit_codes_in_help():
             "verdict), 130 interrupted, 141 its output's reader went away") in " ".join(result.stdout.split())
 
 
+def test_the_checker_says_in_help_what_a_blob_cannot_show():
+    """Each difference of the registry a shipped blob cannot show is named in --help, with why."""
+    from workaround.checker.check_command import NOT_VISIBLE
+
+    result = run_cli("python", "-m", "workaround.check", "--help", timeout=300)
+    if result.returncode and "No module named" in result.stderr:
+        pytest.skip(f"the checker needs flatbuffers, openvino and numpy: {result.stderr.strip().splitlines()[-1]}")
+    shown = " ".join(result.stdout.split())
+    assert "not visible in a shipped blob" in shown
+    assert all(d.name.replace("_", " ") in shown and " ".join(d.unseen.split()) in shown for d in NOT_VISIBLE)
+
+
 def test_the_restamp_command_states_its_exit_codes_in_help():
     result = run_cli("python", "-m", "workaround.restamp_command", "--help", timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]

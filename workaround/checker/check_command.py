@@ -39,8 +39,8 @@ EXIT_STATUS = ("exit status: 0 clean (or no OpenVINO delegate), 1 affected, 2 no
 
 # An operator as a runtime registers it and a program calls it: namespace::name, then .overload if it has one.
 RUNTIME_OPERATOR = re.compile(r"[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)?")
-# What a blob cannot show (workaround.contract.differences): a delegate the workaround's partitioner did not make
-# is not vouched for on these, and the report says so rather than leaving them out.
+# What a blob cannot show (workaround.contract.differences): a delegate the workaround's semantics guards did not
+# partition is not vouched for on these, and the report says so rather than leaving them out.
 NOT_VISIBLE = [difference for difference in differences.unseen_by_the_checker()
                if difference.owner == differences.Owner.OPENVINO and difference.unseen != differences.NO_BLOB]
 
@@ -50,8 +50,8 @@ def not_visible_help() -> str:
     reasons = dict.fromkeys(difference.unseen for difference in NOT_VISIBLE)
     groups = [", ".join(d.name.replace("_", " ") for d in NOT_VISIBLE if d.unseen == unseen) + f" ({unseen})"
               for unseen in reasons]
-    return ("not visible in a shipped blob, so not checked in a delegate the workaround's partitioner did not "
-            "make: " + "; ".join(groups))
+    return ("not visible in a shipped blob, so not checked in a delegate the workaround's semantics guards did "
+            "not partition: " + "; ".join(groups))
 
 
 def stamp_lines(pte: Path, delegates: list[reader.Delegate]) -> list[str]:
@@ -65,8 +65,9 @@ def stamp_lines(pte: Path, delegates: list[reader.Delegate]) -> list[str]:
 def text_report(pte: Path, checked: ProgramChecked) -> list[str]:
     findings, delegates = checked.findings, checked.delegates
     lines = stamp_lines(pte, delegates)
-    lines += [f"{pte}: OpenVINO delegate {index} was not made by the workaround's partitioner: {len(NOT_VISIBLE)} "
-              "ways OpenVINO computes differently that a blob cannot show are not checked (--help lists them)"
+    lines += [f"{pte}: OpenVINO delegate {index} was not partitioned by the workaround's semantics guards (no "
+              f"{GUARDED_KEY} compile spec): {len(NOT_VISIBLE)} ways OpenVINO computes differently that a blob "
+              "cannot show are not checked (--help lists them)"
               for index in not_vouched_for(delegates)]
     for found in checked.precisions:
         asked = f"asked for {found.asked} ({found.spec})" if found.asked else "asked for nothing"
@@ -102,7 +103,8 @@ def report(pte: Path, as_json: bool, runtime_operators: Collection[str] | None =
 
 
 def not_vouched_for(delegates: list[reader.Delegate]) -> list[int]:
-    """The delegates whose partitioner did not hand back what a blob cannot show (no guards' compile spec)."""
+    """The delegates whose partitioner did not hand back what a blob cannot show (no guards' compile spec: a stock
+    partitioner's, or an older workaround's)."""
     return [index for index, delegate in enumerate(delegates) if GUARDED_KEY not in delegate.compile_specs]
 
 
