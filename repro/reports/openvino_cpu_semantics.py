@@ -17,6 +17,7 @@ from repro.reports import markdown as md
 from repro.reports import release_boundaries as boundaries
 from repro.reports.matrix_row import Matrix, MatrixRow, recorded
 from repro.reports.openvino_issue import CHECKLIST, template_fields
+from workaround.contract import differences
 
 REPRODUCER = md.attachment("openvino_cpu_semantics.py")
 
@@ -30,6 +31,13 @@ def summary_table(rows: list[MatrixRow], newest: MatrixRow, available: Sequence[
         since = "every release on the index" if oldest else first or "not seen"
         cells.append([case, got, since])
     return md.table(["case", f"{newest['release']} (got, and PyTorch's)", "wrong since"], cells)
+
+
+def located() -> str:
+    """Where in OpenVINO's source each difference comes from, as the registry of differences says (entries that
+    share a reading, the integer kernels through float32, share one line)."""
+    return md.bullets(dict.fromkeys(difference.located for difference in differences.DIFFERENCES
+                                    if difference.owner is differences.Owner.OPENVINO and difference.located))
 
 
 def openvino_cpu_semantics(matrix: Matrix) -> str:
@@ -51,6 +59,7 @@ def openvino_cpu_semantics(matrix: Matrix) -> str:
         reproducer_source=md.details(REPRODUCER.name, md.code_block(REPRODUCER.read_text())),
         release=newest["release"],
         output=md.code_block(recorded(newest, "cpu_semantics")["stdout"], "text"),
+        located=located(),
         per_case=md.collapsed("Per case", md.bullets(boundaries.describe(rows, case, available)
                                                      for case in boundaries.CPU_SEMANTICS_CASES)),
         checklist=md.collapsed("Checked", CHECKLIST))

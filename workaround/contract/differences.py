@@ -35,6 +35,8 @@ class Difference:
     unseen: str | None = None  # why a shipped blob cannot show it (every entry has a finding or this)
     cases: tuple[str, ...] = ()  # catalogue cases
     special_values: bool = False  # handed back only with special_values="torch"
+    # Where OpenVINO's source does it, as far as read (the report to OpenVINO lists these); "" not reported
+    located: str = ""
 
 
 def aten(*names: str) -> tuple[str, ...]:
@@ -49,6 +51,13 @@ NO_BLOB = "lowering fails: there is no blob to ship"
 VALUES_UNSEEN = "a blob shows the op, not whether its values will reach the bound"
 NAN_UNSEEN = "a blob shows the op, not whether NaN or infinities will reach it (every ReLU would be flagged)"
 HANDED_BACK = "the partitioner's own hand-back: nothing of it is in a blob"
+THROUGH_FLOAT32_LOCATED = (
+    "i32 `Equal` / `Greater` / ... , `ReduceMax` / `ReduceMin`, `Power` (and `Clamp`, `Relu`, `MatMul`, "
+    "`Ceiling` on i32, measured through ExecuTorch): the values come back as their nearest float32 "
+    "(16777217 → 16777216; 40001² → 1600080000), as if the CPU plugin ran these kernels in f32 for i32 "
+    "inputs. `Add`, `Multiply`, `Abs`, `Maximum`, `Select`, `TopK`, `CumSum` on i32 are exact above 2**24"
+    " (measured). Not located in source."
+)
 INTEGER_COMPARISONS = aten(
     "eq.Tensor",
     "eq.Scalar",
@@ -137,6 +146,10 @@ DIFFERENCES = (
         MEASURED,
         finding="division_through_float32",
         cases=("int32_floor_divide", "int32_trunc_divide"),
+        located=(
+            'i32 `Divide` (floor, "python division"): 123456789 // 10 gives 12345679, the quotient of the nearest'
+            " float32; exact integer division is what the element type promises. Not located in source."
+        ),
     ),
     Difference(
         "trunc_division_through_int32",
@@ -146,6 +159,12 @@ DIFFERENCES = (
         MEASURED,
         finding="trunc_division_through_int32",
         cases=("float_trunc_divide",),
+        located=(
+            "Trunc division: `src/frontends/pytorch/src/op/div.cpp`, `translate_div_common`, translates "
+            '`rounding_mode="trunc"` as `Divide` → `Convert(i32)` → `ConvertLike`: every quotient of magnitude ≥ '
+            "2**31, and ±inf and NaN, comes back as -2147483648 (read in source; the reproducer builds that "
+            "graph). `Floor` of the sign-folded quotient, or `Sign(q) * Floor(Abs(q))`, stays in the float type."
+        ),
     ),
     Difference(
         "remainder_through_float32",
@@ -155,6 +174,10 @@ DIFFERENCES = (
         MEASURED,
         finding="division_through_float32",
         cases=("float_fmod_large_quotient", "int32_remainder"),
+        located=(
+            "f32 `Mod`: 1e9 mod 3 gives 0 (PyTorch's `fmod`, exact, gives 1), as `x - trunc(x / y) * y` would "
+            "beyond float32's integers (our reading of the values; not located in source)."
+        ),
     ),
     Difference(
         "integer_comparisons_through_float32",
@@ -164,6 +187,7 @@ DIFFERENCES = (
         MEASURED_F32,
         unseen=VALUES_UNSEEN,
         cases=("int32_timestamp_window", "int32_equal_beyond_2_24"),
+        located=THROUGH_FLOAT32_LOCATED,
     ),
     Difference(
         "integer_extremes_through_float32",
@@ -173,6 +197,7 @@ DIFFERENCES = (
         MEASURED_F32,
         unseen=VALUES_UNSEEN,
         cases=("int32_amax_beyond_2_24", "int32_clamp_beyond_2_24"),
+        located=THROUGH_FLOAT32_LOCATED,
     ),
     Difference(
         "integer_products_through_float32",
@@ -181,6 +206,7 @@ DIFFERENCES = (
         "integers_through_float32",
         MEASURED_F32,
         unseen=VALUES_UNSEEN,
+        located=THROUGH_FLOAT32_LOCATED,
     ),
     Difference(
         "integer_roundings_through_float32",
@@ -189,6 +215,7 @@ DIFFERENCES = (
         "integers_through_float32",
         MEASURED_F32,
         unseen=VALUES_UNSEEN,
+        located=THROUGH_FLOAT32_LOCATED,
     ),
     Difference(
         "integer_pow_through_float32",
@@ -198,6 +225,7 @@ DIFFERENCES = (
         MEASURED_F32,
         unseen=VALUES_UNSEEN,
         cases=("int32_square_by_pow",),
+        located=THROUGH_FLOAT32_LOCATED,
     ),
     Difference(
         "avg_pool_ceil_window_divisor",
@@ -207,6 +235,11 @@ DIFFERENCES = (
         MEASURED,
         finding="avg_pool_ceil_window_divisor",
         cases=("avg_pool_ceil_counting_padding", "avg_pool3d_ceil_counting_padding"),
+        located=(
+            "AvgPool: PyTorch (and ONNX) divide the extra window that `ceil_mode` adds by the part of it inside "
+            "the padded input; the CPU plugin divides by the whole kernel. Where in the CPU kernel is not "
+            "located."
+        ),
     ),
     Difference(
         "avg_pool_divisor_override",
@@ -225,6 +258,12 @@ DIFFERENCES = (
         MEASURED_F32,
         unseen="a blob computes float16 in float32 either way; where PyTorch would round is not in it",
         cases=("float16_round_trip", "float16_scaled_round_trip"),
+        located=(
+            "f16 round trip: `Convert(f32 → f16)` followed by `Convert(f16 → f32)` returns the input unrounded, "
+            "with `INFERENCE_PRECISION_HINT` f32; the same happens to an f16 `Multiply` between them (the CPU "
+            'plugin computes f16 in f32 and rounds only at the Result). PR #35341 (open, "[CPU][GPU] F16 '
+            'precision in chained operations fix") addresses the chained case.'
+        ),
     ),
     Difference(
         "constant_abs_dropped",
@@ -289,6 +328,11 @@ DIFFERENCES = (
         unseen=NAN_UNSEEN,
         cases=("amax_of_negative_infinity", "max_pool_of_nan"),
         special_values=True,
+        located=(
+            "ReduceMax / ReduceMin: PR #5494 (2021) set the CPU Reduce's initial value for max to `-FLT_MAX` (it "
+            "was `FLT_MIN`); the identity of max over floats is `-inf`, so a window of all `-inf` cannot come "
+            "back as itself (read in the PR's diff; MaxPool's initial value not located)."
+        ),
     ),
     Difference(
         "nan_greater",
