@@ -2,8 +2,10 @@
 (``tests/checker_fuzz.py``), each loaded by path in ExecuTorch's runtime and checked by the checker, both in
 processes of their own. Prints one JSON object: the counts, the time, and every disagreement (a file the runtime
 refuses that the checker calls clean, a checker exit other than 0, 1 or 2, a traceback). Exit 1 if there is one.
+``--record`` also keeps a full run, with its date and commit, as the one README.md and docs/ quote
+(``docs/data/checker-fuzz.json``, rendered by ``python -m tests.figures --write``).
 
-    python -m benchmarks.checker_fuzz [--jobs 2] [--every N]
+    python -m benchmarks.checker_fuzz [--jobs 2] [--every N | --record]
 """
 
 import json
@@ -12,11 +14,14 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
+from datetime import UTC, datetime
 from pathlib import Path
 
 from repro.harness import cli
 from repro.harness.program_runner import ProgramRunner
 from tests.checker_fuzz import CheckerRunner, corpus, differ
+from tests.figures import CHECKER_FUZZ, PROJECT
+from tests.gate_runs import commit
 
 
 def sweep(mutants, folder):
@@ -31,7 +36,11 @@ def main(argv=None):
                         help="runtime/checker pairs run side by side (default 2)")
     parser.add_argument("--every", type=cli.positive_int, default=1,
                         help="only every Nth file of the corpus (a quick look; default 1: all)")
+    parser.add_argument("--record", action="store_true",
+                        help=f"also keep this run as the recorded one ({CHECKER_FUZZ.relative_to(PROJECT)})")
     args = parser.parse_args(argv)
+    if args.record and args.every != 1:
+        parser.error("--record keeps a full run: leave out --every")
     mutants = list(corpus())[::args.every]
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as folder, ThreadPoolExecutor(args.jobs) as pool:
@@ -46,8 +55,12 @@ def main(argv=None):
         found += disagreements
         for key, value in share_counts.items():
             counts[key] = counts.get(key, 0) + value
-    print(json.dumps({"files": len(mutants), "seconds": round(time.monotonic() - started, 1), "counts": counts,
-                      "disagreements": [asdict(d) for d in found]}, indent=1))
+    run = {"files": len(mutants), "seconds": round(time.monotonic() - started, 1), "counts": counts,
+           "disagreements": [asdict(d) for d in found]}
+    print(json.dumps(run, indent=1))
+    if args.record:
+        run |= {"date": datetime.now(UTC).strftime("%Y-%m-%d"), "commit": commit(), "jobs": args.jobs}
+        CHECKER_FUZZ.write_text(json.dumps(run, indent=1) + "\n")
     return 1 if found else 0
 
 

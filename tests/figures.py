@@ -5,11 +5,13 @@ A figure in the Markdown is written between two comments that name it::
     the catalogue's <!-- figure catalogue_cases -->86<!-- /figure --> cases
 
 and ``FIGURES`` says how each is computed: from the catalogue and its stock expectations on the headline release,
-the mutations, the conformance record, the recorded release matrix, the registry of differences
-(``workaround.contract.differences``: a whole table), the LLM tier's cases, and the last recorded run of each tox
-env (``docs/data/gate-runs.json``, which ``--record-gate`` fills from the summary every tox run of the tests
-writes at its end, ``out/gate-runs/ENV.json``: ``tests/gate_runs.py``). ``tests/gate/test_figures.py`` fails,
-naming the file, the figure and both values, when the text disagrees.
+the mutations and their recorded runs (``docs/data/mutation-runs.json``), the conformance record, the recorded
+release matrix, the registry of differences (``workaround.contract.differences``: a whole table), the LLM tier's
+cases, the last recorded run of each tox env (``docs/data/gate-runs.json``, which ``--record-gate`` fills from the
+summary every tox run of the tests writes at its end, ``out/gate-runs/ENV.json``: ``tests/gate_runs.py``) and of
+the checker's differential fuzz (``docs/data/checker-fuzz.json``, written by ``python -m benchmarks.checker_fuzz
+--record``). ``tests/gate/test_figures.py`` fails, naming the file, the figure and both values, when the text
+disagrees.
 
 In the gate's env (the catalogue needs torch), from the project's folder:
 
@@ -22,6 +24,7 @@ Exit status: 0 current (or written), 1 some figure stale or unknown, 2 usage err
 
 import json
 import re
+import shlex
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -34,6 +37,7 @@ from workaround.checker.command_line import OneLineErrors
 PROJECT = Path(__file__).resolve().parents[1]
 DOCUMENTS = [PROJECT / "README.md", *sorted((PROJECT / "docs").glob("*.md"))]
 GATE_RUNS = PROJECT / "docs" / "data" / "gate-runs.json"
+CHECKER_FUZZ = PROJECT / "docs" / "data" / "checker-fuzz.json"
 HEADLINE_OPENVINO = "2026.4.1"
 # The stock outcomes the README counts are the gate's: OpenVINO 2026.4.1, the class the gate computes as (f32).
 HEADLINE_CLASS = "avx512"
@@ -50,8 +54,8 @@ class Stale:
     def describe(self) -> str:
         where = self.document.relative_to(PROJECT) if self.document.is_relative_to(PROJECT) else self.document
         if self.current is None:
-            return (f"{where}: no figure named {self.figure!r} (tests/figures.py FIGURES), or no run of that env "
-                    f"recorded ({GATE_RUNS.relative_to(PROJECT)})")
+            return (f"{where}: no figure named {self.figure!r} (tests/figures.py FIGURES), or no such run "
+                    f"recorded ({GATE_RUNS.relative_to(PROJECT)}, {CHECKER_FUZZ.relative_to(PROJECT)})")
         return f"{where}: figure {self.figure} says {self.written!r}, it is {self.current!r}"
 
 
@@ -84,9 +88,14 @@ def catalogue_cases() -> int:
 
 
 def mutations() -> dict[str, object]:
-    from tests.mutations import MUTATIONS
+    from tests.mutations import MUTATION_RUNS, MUTATIONS, definition
 
-    return {"count": len(MUTATIONS), "last": list(MUTATIONS)[-1]}
+    runs = json.loads(MUTATION_RUNS.read_text()) if MUTATION_RUNS.exists() else {}
+    current = [runs[name] for name in MUTATIONS if name in runs and runs[name]["definition"] == definition(name)]
+    dates = sorted(run["date"] for run in current)
+    return {"count": len(MUTATIONS), "last": list(MUTATIONS)[-1],
+            "red": sum(1 for run in current if run["caught_by"]),
+            "run_dates": " to ".join(dict.fromkeys([dates[0], dates[-1]])) if dates else "never"}
 
 
 @cache
@@ -117,12 +126,29 @@ def llm_cases() -> int:
     return len(every_case())
 
 
+def minutes(seconds: float) -> str:
+    whole_minutes, rest = divmod(round(seconds), 60)
+    return f"{whole_minutes} min {rest} s"
+
+
 def gate_run(env: str, field: str) -> str:
     run = (json.loads(GATE_RUNS.read_text()) if GATE_RUNS.exists() else {})[env]
-    if field == "minutes":
-        minutes, seconds = divmod(round(run["seconds"]), 60)
-        return f"{minutes} min {seconds} s"
-    return str(run[field])
+    return minutes(run["seconds"]) if field == "minutes" else str(run[field])
+
+
+def checker_fuzz_run(field: str) -> str:
+    """The recorded run of the checker's differential fuzz (``python -m benchmarks.checker_fuzz --record``):
+    files, disagreements, minutes, verdicts (each pair of runtime and checker verdicts and its files, most
+    first), date, commit."""
+    run = json.loads(CHECKER_FUZZ.read_text()) if CHECKER_FUZZ.exists() else {}
+    rendered = {
+        "files": lambda: f"{run['files']:,}",
+        "disagreements": lambda: str(len(run["disagreements"])),
+        "minutes": lambda: minutes(run["seconds"]),
+        "verdicts": lambda: "; ".join(f"{pair}: {count:,}" for pair, count
+                                      in sorted(run["counts"].items(), key=lambda item: -item[1])),
+    }
+    return rendered.get(field, lambda: str(run[field]))()
 
 
 def conformance_rows(difference: object) -> int:
@@ -178,6 +204,24 @@ def differences_table() -> str:
     return "\n" + "\n".join(rows) + "\n"
 
 
+def mutation_runs_table() -> str:
+    """docs/gate.md's table of each mutation's recorded run (``python -m tests.mutations --record``)."""
+    from tests.mutations import MUTATION_RUNS, MUTATIONS, definition
+
+    runs = json.loads(MUTATION_RUNS.read_text()) if MUTATION_RUNS.exists() else {}
+    rows = ["| | what it breaks | recorded run | caught first by | run with |", "|---|---|---|---|---|"]
+    for name, (what, *_) in MUTATIONS.items():
+        run = runs.get(name)
+        if run is None or run["definition"] != definition(name):
+            rows.append(f"| {name} | {what} | none of this definition | - | - |")
+            continue
+        verdict = f"red in {run['seconds']} s" if run["caught_by"] else f"**not caught** (exit {run['gate_exit']})"
+        caught = f"`{run['caught_by'][0]}`" if run["caught_by"] else "-"
+        arguments = f"`{shlex.join(run['pytest_arguments'])}`" if run["pytest_arguments"] else "the whole gate"
+        rows.append(f"| {name} | {what} | {verdict}, {run['date']} at {run['commit']} | {caught} | {arguments} |")
+    return "\n" + "\n".join(rows) + "\n"
+
+
 def stock(kind: str) -> Callable[[], int]:
     return lambda: stock_kinds()[kind]
 
@@ -191,6 +235,9 @@ FIGURES: dict[str, Callable[[], object]] = {
     "stock_unloadable_by_path": stock("unloadable_by_path"),
     "mutations": lambda: mutations()["count"],
     "mutations_last": lambda: mutations()["last"],
+    "mutations_red": lambda: mutations()["red"],
+    "mutations_run_dates": lambda: mutations()["run_dates"],
+    "mutation_runs_table": mutation_runs_table,
     "conformance_cases": lambda: conformance()["cases"],
     "conformance_ops": lambda: conformance()["ops"],
     "conformance_not_swept": lambda: conformance()["not_swept"],
@@ -204,13 +251,14 @@ FIGURES: dict[str, Callable[[], object]] = {
 
 def current(name: str) -> str | None:
     """The figure's value as the text writes it; gate figures are ``gate.ENV.FIELD`` (passed, xfailed, skipped,
-    minutes, date, commit)."""
-    if name.startswith("gate."):
-        env, field = name.removeprefix("gate.").rsplit(".", 1)
-        try:
-            return gate_run(env, field)
-        except KeyError:
-            return None
+    minutes, date, commit), the checker fuzz's ``checker_fuzz.FIELD`` (``checker_fuzz_run``)."""
+    try:
+        if name.startswith("gate."):
+            return gate_run(*name.removeprefix("gate.").rsplit(".", 1))
+        if name.startswith("checker_fuzz."):
+            return checker_fuzz_run(name.removeprefix("checker_fuzz."))
+    except (KeyError, TypeError):
+        return None
     return str(FIGURES[name]()) if name in FIGURES else None
 
 

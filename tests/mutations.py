@@ -8,7 +8,11 @@ checkout's tox environment (``--workdir``), as ``tox -e ov2026.4`` would. By def
 its first failure (``-x``): a red gate and the test that caught it; ``--all`` runs it whole and lists
 every failing test.
 
-    python -m tests.mutations [--only a,c] [--all] [--json FILE] [-- PYTEST ARGUMENTS]
+    python -m tests.mutations [--only a,c] [--all] [--json FILE] [--record] [-- PYTEST ARGUMENTS]
+
+``--record`` keeps each mutation's run, with its commit, date and the pytest arguments it ran with, as the one
+docs/ quote (``docs/data/mutation-runs.json``); the gate's ``test_figures`` holds every mutation to a recorded red
+run of its current definition, so a mutation added or moved is run again before it lands.
 
 Arguments after ``--`` go to the gate's pytest (``-- -m "not peer_suite"`` leaves out the op-test runs, whose two
 minutes each mutation would otherwise wait for: a mutation red without them is red with them).
@@ -19,6 +23,7 @@ Not part of the gate itself (each mutation costs a gate run).
 """
 
 import argparse
+import hashlib
 import json
 import re
 import shutil
@@ -26,9 +31,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
+from tests.gate_runs import commit
+
 PROJECT = Path(__file__).resolve().parent.parent
+MUTATION_RUNS = PROJECT / "docs" / "data" / "mutation-runs.json"
+OWN_TEXT_CHECK = "tests/gate/test_gate_setup.py::test_each_mutation_still_applies_to_exactly_one_place"
 EMPTY_OR_SCALAR_DOC = '    """\'0-d\' or \'0-size\' for what the delegate cannot take at all, else None."""\n'
 # name -> (what it breaks, file, the text, what replaces it)
 MUTATIONS = {
@@ -153,10 +163,28 @@ def mutated_copy(name, folder):
     return folder
 
 
-def run_gate(folder, stop_at_first, pytest_arguments=()):
-    """(exit code, failing test ids, seconds) of ``tox -e ov2026.4`` in ``folder``."""
+def definition(name):
+    """A digest of what mutation ``name`` edits (file, text, replacement): a recorded run is of this definition."""
+    return hashlib.sha256(json.dumps(MUTATIONS[name][1:]).encode()).hexdigest()[:12]
+
+
+def record(results):
+    """Keep these runs as their mutations' recorded ones (``MUTATION_RUNS``), in ``MUTATIONS``' order."""
+    runs = json.loads(MUTATION_RUNS.read_text()) if MUTATION_RUNS.exists() else {}
+    runs |= {result["mutation"]: {key: value for key, value in result.items() if key != "mutation"}
+             for result in results}
+    ordered = {name: runs[name] for name in MUTATIONS if name in runs}
+    MUTATION_RUNS.parent.mkdir(parents=True, exist_ok=True)
+    MUTATION_RUNS.write_text(json.dumps(ordered, indent=1) + "\n")
+
+
+def run_gate(name, folder, stop_at_first, pytest_arguments=()):
+    """(exit code, failing test ids, seconds) of ``tox -e ov2026.4`` in ``folder``, mutated by ``name``. The gate's
+    check that the mutation's text is in its file fails in the mutated copy by construction, so it is deselected:
+    it would otherwise catch every mutation."""
     started = time.monotonic()
     options = ["-x"] if stop_at_first else []
+    options += ["--deselect", f"{OWN_TEXT_CHECK}[{name}]"]
     result = subprocess.run([sys.executable, "-m", "tox", "--workdir", str(PROJECT / ".tox"), "-e", "ov2026.4",
                              "--", "-p", "no:cacheprovider", "-q", *options, *pytest_arguments], cwd=folder,
                             capture_output=True, text=True, check=False)
@@ -172,6 +200,8 @@ def main(argv=None):
                         help=f"comma-separated mutations to run (default all: {','.join(MUTATIONS)})")
     parser.add_argument("--all", action="store_true", help="run the whole gate, listing every failing test")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--record", action="store_true",
+                        help=f"keep the results as the recorded runs ({MUTATION_RUNS.relative_to(PROJECT)})")
     parser.add_argument("pytest_arguments", nargs="*", metavar="-- PYTEST ARGUMENTS",
                         help="passed to the gate's pytest after its own options")
     args = parser.parse_args(argv)
@@ -180,16 +210,20 @@ def main(argv=None):
     results = []
     for name in args.only:
         with tempfile.TemporaryDirectory() as scratch:
-            code, failing, seconds = run_gate(mutated_copy(name, Path(scratch) / "project"), not args.all,
+            at = commit()
+            code, failing, seconds = run_gate(name, mutated_copy(name, Path(scratch) / "project"), not args.all,
                                               args.pytest_arguments)
         results.append({"mutation": name, "what": MUTATIONS[name][0], "gate_exit": code, "caught_by": failing,
-                        "seconds": seconds})
+                        "seconds": seconds, "definition": definition(name), "commit": at,
+                        "date": datetime.now(UTC).strftime("%Y-%m-%d"), "pytest_arguments": args.pytest_arguments})
         verdict = ("RED" if failing else "GREEN (not caught)" if code == 0
                    else f"NOT RUN (exit {code}, no test failed)")
         print(f"({name}) {MUTATIONS[name][0]}: gate {verdict} after {seconds} s; caught by "
               f"{', '.join(failing) or 'nothing'}", flush=True)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
+    if args.record:
+        record(results)
     return 0 if all(result["caught_by"] for result in results) else 1
 
 

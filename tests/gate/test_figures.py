@@ -1,10 +1,12 @@
 """Every count README.md and docs/ state is the one its source gives today (``tests/figures.py``): the catalogue,
 its stock expectations, the mutations, the conformance record, the registry of differences, the LLM tier and the
-last recorded gate runs."""
+last recorded gate runs and checker fuzz."""
+
+import json
 
 import pytest
 
-from tests import figures
+from tests import figures, mutations
 
 
 def test_every_figure_in_the_readme_and_docs_is_what_its_source_says():
@@ -30,3 +32,32 @@ def test_the_written_figures_are_the_current_ones(tmp_path):
     figures.write(figures.stale_figures([document]))
     assert figures.stale_figures([document]) == []
     assert f"-->{figures.current('mutations')}<!--" in document.read_text()
+
+
+def test_the_recorded_checker_fuzz_found_no_disagreement():
+    """README.md says the checker calls no file clean that the runtime refuses, and never fails: the recorded run
+    (``python -m benchmarks.checker_fuzz --record``) is what says so."""
+    recorded = json.loads(figures.CHECKER_FUZZ.read_text())
+    assert recorded["files"] == sum(recorded["counts"].values()) > 0
+    assert recorded["disagreements"] == []
+
+
+def test_every_mutation_has_a_recorded_red_run_of_its_current_definition():
+    """docs/ say every mutation turns the gate red: each has a recorded run (``python -m tests.mutations --only
+    NAME --record``) of the text it edits today, and a test caught it."""
+    recorded = json.loads(mutations.MUTATION_RUNS.read_text())
+    not_red = {name: recorded.get(name, {}).get("caught_by") or "no recorded run of this definition"
+               for name in mutations.MUTATIONS
+               if recorded.get(name, {}).get("definition") != mutations.definition(name)
+               or not recorded[name]["caught_by"]}
+    assert not not_red, f"run again with --record: {not_red}"
+
+
+def test_recording_a_partial_checker_fuzz_is_refused_in_one_line_before_any_work():
+    from tests.bad_input import assert_one_line
+    from tests.helpers import run_cli
+
+    before = figures.CHECKER_FUZZ.read_bytes()
+    result = run_cli("python", "-m", "benchmarks.checker_fuzz", "--record", "--every", "2", timeout=120)
+    assert_one_line(result, 2, "--record keeps a full run: leave out --every")
+    assert figures.CHECKER_FUZZ.read_bytes() == before
