@@ -255,3 +255,8 @@ def serve(load: str, replies: IO[str]) -> None:
 
 if __name__ == "__main__":
     child_main(sys.argv[1])
+    # Every reply is written and flushed: leave without the interpreter's teardown of torch, ExecuTorch and
+    # OpenVINO, a second of CPU per child (measured: 4.9 s to import the runtime and exit, 3.9 s with _exit).
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
