@@ -14,14 +14,13 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
-from datetime import UTC, datetime
 from pathlib import Path
 
 from repro.harness import cli
 from repro.harness.program_runner import ProgramRunner
 from tests.checker_fuzz import CheckerRunner, corpus, differ
 from tests.figures import CHECKER_FUZZ, PROJECT
-from tests.gate_runs import commit
+from tests.gate_runs import commit, today
 
 
 def sweep(mutants, folder):
@@ -59,7 +58,7 @@ def main(argv=None):
            "disagreements": [asdict(d) for d in found]}
     print(json.dumps(run, indent=1))
     if args.record:
-        run |= {"date": datetime.now(UTC).strftime("%Y-%m-%d"), "commit": commit(), "jobs": args.jobs}
+        run |= {"date": today(), "commit": commit(), "jobs": args.jobs}
         CHECKER_FUZZ.write_text(json.dumps(run, indent=1) + "\n")
     return 1 if found else 0
 

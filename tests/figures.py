@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from tests.gate_runs import read_record
 from workaround.checker.command_line import OneLineErrors
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -89,10 +90,9 @@ def catalogue_cases() -> int:
 
 
 def mutations() -> dict[str, object]:
-    from tests.mutations import MUTATION_RUNS, MUTATIONS, definition
+    from tests.mutations import MUTATIONS, recorded_runs
 
-    runs = json.loads(MUTATION_RUNS.read_text()) if MUTATION_RUNS.exists() else {}
-    current = [runs[name] for name in MUTATIONS if name in runs and runs[name]["definition"] == definition(name)]
+    current = [run for run in recorded_runs().values() if run is not None]
     dates = sorted(run["date"] for run in current)
     return {"count": len(MUTATIONS), "last": list(MUTATIONS)[-1],
             "red": sum(1 for run in current if run["caught_by"]),
@@ -134,7 +134,7 @@ def minutes(seconds: float) -> str:
 
 def gate_run(env: str, field: str) -> str:
     """A field of the env's last recorded run; ``budget`` says whether its time was within the env's budget."""
-    run = (json.loads(GATE_RUNS.read_text()) if GATE_RUNS.exists() else {})[env]
+    run = read_record(GATE_RUNS)[env]
     if field == "budget":
         budget = BUDGET_MINUTES[env]
         return f"{'within' if run['seconds'] <= budget * 60 else 'over'} its {budget}-minute budget"
@@ -145,7 +145,7 @@ def checker_fuzz_run(field: str) -> str:
     """The recorded run of the checker's differential fuzz (``python -m benchmarks.checker_fuzz --record``):
     files, disagreements, minutes, verdicts (each pair of runtime and checker verdicts and its files, most
     first), date, commit."""
-    run = json.loads(CHECKER_FUZZ.read_text()) if CHECKER_FUZZ.exists() else {}
+    run = read_record(CHECKER_FUZZ)
     rendered = {
         "files": lambda: f"{run['files']:,}",
         "disagreements": lambda: str(len(run["disagreements"])),
@@ -211,13 +211,12 @@ def differences_table() -> str:
 
 def mutation_runs_table() -> str:
     """docs/gate.md's table of each mutation's recorded run (``python -m tests.mutations --record``)."""
-    from tests.mutations import MUTATION_RUNS, MUTATIONS, definition
+    from tests.mutations import MUTATIONS, recorded_runs
 
-    runs = json.loads(MUTATION_RUNS.read_text()) if MUTATION_RUNS.exists() else {}
     rows = ["| | what it breaks | recorded run | caught first by | run with |", "|---|---|---|---|---|"]
-    for name, (what, *_) in MUTATIONS.items():
-        run = runs.get(name)
-        if run is None or run["definition"] != definition(name):
+    for name, run in recorded_runs().items():
+        what = MUTATIONS[name][0]
+        if run is None:
             rows.append(f"| {name} | {what} | none of this definition | - | - |")
             continue
         verdict = f"red in {run['seconds']} s" if run["caught_by"] else f"**not caught** (exit {run['gate_exit']})"
@@ -283,7 +282,7 @@ def write(found: list[Stale]) -> None:
 def record_gate(summary: Path) -> str:
     """Keep a gate run's summary (what ``tests/conftest.py`` writes) as its env's last recorded run."""
     run = json.loads(summary.read_text())
-    runs = json.loads(GATE_RUNS.read_text()) if GATE_RUNS.exists() else {}
+    runs = read_record(GATE_RUNS)
     runs[run.pop("env")] = run
     GATE_RUNS.parent.mkdir(parents=True, exist_ok=True)
     GATE_RUNS.write_text(json.dumps(runs, indent=1, sort_keys=True) + "\n")

@@ -1,6 +1,7 @@
 """Each run of a tox env's tests leaves a summary, ``out/gate-runs/ENV.json``: the counts pytest reports, how long
 it took, when, at which commit, on which CPU class and releases. ``python -m tests.figures --record-gate`` keeps
-one as the env's last recorded run, which README.md and docs/ quote (``tests/figures.py``)."""
+one as the env's last recorded run, which README.md and docs/ quote (``tests/figures.py``). The stamps every
+recorded run carries (``commit``, ``today``) and how a record is read are here for the other recorders too."""
 
 import json
 import os
@@ -32,10 +33,20 @@ def commit() -> str:
     return result.stdout.strip() or "unknown"
 
 
+def today() -> str:
+    """The date every recorded run carries (UTC)."""
+    return datetime.now(UTC).strftime("%Y-%m-%d")
+
+
+def read_record(path: Path) -> dict:
+    """A recorded run's JSON (``docs/data/``), or an empty dict before the first one is kept."""
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
 def summary(env: str, stats: dict[str, list[object]], cpu_class: str) -> dict[str, object]:
     counts = {outcome: len(stats.get(outcome, [])) for outcome in OUTCOMES}  # what pytest's last line counts
     return {"env": env, **counts, "seconds": round(time.monotonic() - _started[0], 1),
-            "date": datetime.now(UTC).strftime("%Y-%m-%d"), "commit": commit(), "cpu_class": cpu_class,
+            "date": today(), "commit": commit(), "cpu_class": cpu_class,
             "openvino": installed("openvino"), "executorch": installed("executorch")}
 
 

@@ -31,10 +31,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
-from tests.gate_runs import commit
+from tests.gate_runs import commit, read_record, today
 
 PROJECT = Path(__file__).resolve().parent.parent
 MUTATION_RUNS = PROJECT / "docs" / "data" / "mutation-runs.json"
@@ -170,12 +169,19 @@ def definition(name):
 
 def record(results):
     """Keep these runs as their mutations' recorded ones (``MUTATION_RUNS``), in ``MUTATIONS``' order."""
-    runs = json.loads(MUTATION_RUNS.read_text()) if MUTATION_RUNS.exists() else {}
+    runs = read_record(MUTATION_RUNS)
     runs |= {result["mutation"]: {key: value for key, value in result.items() if key != "mutation"}
              for result in results}
     ordered = {name: runs[name] for name in MUTATIONS if name in runs}
     MUTATION_RUNS.parent.mkdir(parents=True, exist_ok=True)
     MUTATION_RUNS.write_text(json.dumps(ordered, indent=1) + "\n")
+
+
+def recorded_runs():
+    """{mutation: its recorded run, or None where there is none of its current definition}."""
+    runs = read_record(MUTATION_RUNS)
+    return {name: run if (run := runs.get(name)) and run["definition"] == definition(name) else None
+            for name in MUTATIONS}
 
 
 def run_gate(name, folder, stop_at_first, pytest_arguments=()):
@@ -215,7 +221,7 @@ def main(argv=None):
                                               args.pytest_arguments)
         results.append({"mutation": name, "what": MUTATIONS[name][0], "gate_exit": code, "caught_by": failing,
                         "seconds": seconds, "definition": definition(name), "commit": at,
-                        "date": datetime.now(UTC).strftime("%Y-%m-%d"), "pytest_arguments": args.pytest_arguments})
+                        "date": today(), "pytest_arguments": args.pytest_arguments})
         verdict = ("RED" if failing else "GREEN (not caught)" if code == 0
                    else f"NOT RUN (exit {code}, no test failed)")
         print(f"({name}) {MUTATIONS[name][0]}: gate {verdict} after {seconds} s; caught by "

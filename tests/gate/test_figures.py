@@ -45,11 +45,8 @@ def test_the_recorded_checker_fuzz_found_no_disagreement():
 def test_every_mutation_has_a_recorded_red_run_of_its_current_definition():
     """docs/ say every mutation turns the gate red: each has a recorded run (``python -m tests.mutations --only
     NAME --record``) of the text it edits today, and a test caught it."""
-    recorded = json.loads(mutations.MUTATION_RUNS.read_text())
-    not_red = {name: recorded.get(name, {}).get("caught_by") or "no recorded run of this definition"
-               for name in mutations.MUTATIONS
-               if recorded.get(name, {}).get("definition") != mutations.definition(name)
-               or not recorded[name]["caught_by"]}
+    not_red = {name: "no recorded run of this definition" if run is None else f"not caught: {run}"
+               for name, run in mutations.recorded_runs().items() if run is None or not run["caught_by"]}
     assert not not_red, f"run again with --record: {not_red}"
 
 
