@@ -8,13 +8,14 @@ The ways: ``stock``; ``workaround`` (``install()`` in the op tests' process); ``
 repro.harness.op_tests --every-op-test`` as a user runs it (the matrix runs it without the option): every op test
 with our ExecuTorch patches applied, the tests they add also without them.
 
-The stock run is the one input of these comparisons that no change of ours can alter: it runs ExecuTorch's tests
-on ExecuTorch's backend, with none of the workaround. So it is kept across runs in the environment
-(``<env>/op-test-baseline/KEY.json``), under a key that holds everything its outcome depends on
-(``stock_baseline_inputs``): every installed distribution's version, the backend's and its op tests' source, the
-harness that runs them, the variables that steer OpenVINO and the loader, the CPU's flags (they decide OpenVINO's
-precision) and Python's version. Anything else changed, and it runs again. The workaround's and the patched runs
-are never kept: they are what a change can break.
+The stock and the patched runs run ExecuTorch's tests on ExecuTorch's backend, stock or with our patch series, with
+none of the workaround: no change to the workaround or to the tests that compare them can alter them. So they are
+kept across runs in the environment (``<env>/op-test-baseline/KEY.json``), under a key that holds everything
+their outcome depends on (``op_test_run_inputs``): every installed distribution's version, the backend's and
+its op tests' source, the harness that runs them (the patched run: and every patch), the variables that steer
+OpenVINO and the loader, the CPU's flags (they decide OpenVINO's precision) and Python's version. Anything of it
+changed, and the run is made again; a fresh clone makes both. The workaround's run is never kept: it is what a
+change can break.
 """
 
 import hashlib
@@ -29,19 +30,22 @@ from pathlib import Path
 
 import pytest
 
+from repro.harness.executorch_patches import PATCHES
 from repro.harness.op_tests import CRASHED, op_tests_dir, run_op_tests
 from tests.helpers import PROJECT, run_cli
 
-# Our files that run the stock op tests: a change to any of them changes the stock outcome's key.
-HARNESS = [PROJECT / "repro" / "harness" / name for name in ("op_tests.py", "op_test_outcomes.py",
-                                                             "executorch_patches.py")] + [Path(__file__)]
+# Our files that run the op tests, stock or patched (``python -m repro.harness.op_tests`` and what it imports): a
+# change to any of them changes both runs' keys.
+HARNESS = [PROJECT / "repro" / "harness" / name for name in (
+    "op_tests.py", "op_test_outcomes.py", "executorch_patches.py", "precision.py", "cpu_classes.py")] + [
+    Path(__file__)]
 # Variables that change what the op tests compute or load (OpenVINO's ISA cap and library, oneDNN and threading
 # knobs, the loader's and Python's search paths); the rest of the environment (xdist's worker names, pytest's
 # current test, the shell's) does not, nor does PYTHONHASHSEED, which tox draws anew every run and run_op_tests
 # sets to 0 in the op tests' process.
 STEERING = ("OV_", "OPENVINO", "ONEDNN", "DNNL", "OMP_", "KMP_", "MKL", "LD_", "PYTHON", "TORCH", "EXECUTORCH")
 NOT_STEERING = ("PYTHONHASHSEED",)
-BASELINE_CACHE = Path(sys.prefix) / "op-test-baseline"
+KEPT_RUNS = Path(sys.prefix) / "op-test-baseline"
 
 
 def tree_digest(root: Path) -> str:
@@ -60,23 +64,26 @@ def cpu_flags() -> str:
         return platform.processor()
 
 
-def stock_baseline_inputs(backend: Path, harness: Iterable[Path], environ: Mapping[str, str],
+def op_test_run_inputs(backend: Path, harness: Iterable[Path], environ: Mapping[str, str],
                           distributions: Iterable[str], flags: str) -> dict[str, object]:
     """Everything the stock op tests' outcome depends on, as a JSON-ready record: ``backend`` is ExecuTorch's
     ``backends/openvino`` folder (its op tests inside it)."""
     return {"distributions": sorted(distributions), "backend": tree_digest(backend),
-            "harness": {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in harness},
+            "harness": [[path.name, hashlib.sha256(path.read_bytes()).hexdigest()] for path in harness],
             "environment": {name: value for name, value in sorted(environ.items())
                             if name.startswith(STEERING) and name not in NOT_STEERING},
             "cpu_flags": flags, "python": sys.version}
 
 
-def installed_stock_baseline_inputs() -> dict[str, object]:
+def installed_op_test_run_inputs(way: str = "stock") -> dict[str, object]:
+    """The inputs of ``way``'s run here: the patched run's harness includes every patch of every series."""
     distributions = (f"{dist.metadata['Name']}=={dist.version}" for dist in importlib.metadata.distributions())
-    return stock_baseline_inputs(op_tests_dir().parents[1], HARNESS, os.environ, distributions, cpu_flags())
+    harness = HARNESS + (sorted(PATCHES.rglob("*.patch")) if way == "patched" else [])
+    return {"way": way, **op_test_run_inputs(op_tests_dir().parents[1], harness, os.environ, distributions,
+                                                cpu_flags())}
 
 
-def baseline_key(inputs: Mapping[str, object]) -> str:
+def run_key(inputs: Mapping[str, object]) -> str:
     return hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()[:32]
 
 
@@ -88,8 +95,8 @@ def kept(cache: Path, key: str, compute: Callable[[], dict]) -> dict:
     if stored.exists():
         return json.loads(stored.read_text())
     result = compute()
-    if CRASHED in result["outcomes"].values():
-        return result
+    if any(CRASHED in result.get(run, {}).values() for run in ("outcomes", "with", "without")):
+        return result  # the stock run's outcomes, or the patched run's with and without the patches
     cache.mkdir(parents=True, exist_ok=True)
     partial = stored.with_suffix(f".{os.getpid()}.partial")
     partial.write_text(json.dumps(result))
@@ -100,10 +107,14 @@ def kept(cache: Path, key: str, compute: Callable[[], dict]) -> dict:
 def run_way(way, folder):
     """The op tests' outcomes run one way (see the module docstring) in ``folder``."""
     if way == "stock":
-        return kept(BASELINE_CACHE, baseline_key(installed_stock_baseline_inputs()),
+        return kept(KEPT_RUNS, run_key(installed_op_test_run_inputs()),
                     lambda: run_op_tests(folder, [op_tests_dir()]))
     if way == "workaround":
         return run_op_tests(folder, [op_tests_dir()], with_workaround=True)
+    return kept(KEPT_RUNS, run_key(installed_op_test_run_inputs("patched")), run_patched)
+
+
+def run_patched():
     result = run_cli("python", "-m", "repro.harness.op_tests", "--every-op-test", timeout=1800)
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(result.stdout)

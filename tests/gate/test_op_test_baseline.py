@@ -1,6 +1,6 @@
-"""The stock run of ExecuTorch's op tests is kept across gate runs (``tests/op_test_runs.py``): under a key that
-changes with every input its outcome depends on, so a changed input runs it again, and an unchanged one reads it
-back. No op test runs here: the inputs are copies and stand-ins, the run a counter."""
+"""The stock and the patched runs of ExecuTorch's op tests are kept across test runs (``tests/op_test_runs.py``):
+under a key that changes with every input its outcome depends on, so a changed input runs it again, and an
+unchanged one reads it back. No op test runs here: the inputs are copies and stand-ins, the run a counter."""
 
 import shutil
 from pathlib import Path
@@ -9,7 +9,7 @@ import pytest
 
 from repro.harness.op_tests import CRASHED, op_tests_dir
 from tests.helpers import skip_module_without_executorch_path
-from tests.op_test_runs import HARNESS, baseline_key, kept, stock_baseline_inputs
+from tests.op_test_runs import HARNESS, kept, op_test_run_inputs, run_key
 
 skip_module_without_executorch_path()
 DISTRIBUTIONS = ["executorch==1.5.1", "openvino==2026.4.1", "torch==2.13.0"]
@@ -18,7 +18,7 @@ ENVIRONMENT = {"OV_CPU_MAX_ISA": "AVX512_CORE_VNNI", "PYTEST_XDIST_WORKER": "gw0
 
 @pytest.fixture
 def inputs(tmp_path):
-    """``stock_baseline_inputs``'s arguments, as stand-ins a test may change: copies of the installed backend and
+    """``op_test_run_inputs``'s arguments, as stand-ins a test may change: copies of the installed backend and
     of our harness, a made-up environment, distributions and CPU flags."""
     backend = shutil.copytree(op_tests_dir().parents[1], tmp_path / "openvino",
                               ignore=shutil.ignore_patterns("__pycache__"))
@@ -28,7 +28,7 @@ def inputs(tmp_path):
 
 
 def key_of(given):
-    return baseline_key(stock_baseline_inputs(**given))
+    return run_key(op_test_run_inputs(**given))
 
 
 def edit(path):
@@ -48,7 +48,7 @@ CHANGES = {
 
 
 @pytest.mark.parametrize("change", CHANGES)
-def test_a_changed_input_changes_the_stock_baselines_key(inputs, change):
+def test_a_changed_input_changes_the_kept_runs_key(inputs, change):
     before = key_of(inputs)
     CHANGES[change](inputs)
     assert key_of(inputs) != before
@@ -76,10 +76,25 @@ def test_a_kept_baseline_is_read_back_and_a_new_key_runs_again(tmp_path):
     assert sorted(path.name for path in tmp_path.iterdir()) == ["key-a.json", "key-b.json"]
 
 
-def test_a_run_whose_op_tests_crashed_is_not_kept(tmp_path):
-    crashed = {"outcomes": {"ops": CRASHED}}
+@pytest.mark.parametrize("crashed", [{"outcomes": {"ops": CRASHED}}, {"with": {"ops": CRASHED}, "without": {}},
+                                     {"with": {}, "without": {"ops": CRASHED}}], ids=["stock", "with", "without"])
+def test_a_run_whose_op_tests_crashed_is_not_kept(tmp_path, crashed):
     assert kept(tmp_path, "key", lambda: crashed) == crashed
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_patched_runs_key_changes_with_each_patch_and_differs_from_the_stock_runs(monkeypatch, tmp_path):
+    """The patched run is kept too: under a key of its own that every patch of every series is an input of."""
+    from tests import op_test_runs
+
+    patches = shutil.copytree(op_test_runs.PATCHES, tmp_path / "executorch")
+    monkeypatch.setattr(op_test_runs, "PATCHES", patches)
+    stock, patched = (run_key(op_test_runs.installed_op_test_run_inputs(way))
+                      for way in ("stock", "patched"))
+    assert stock != patched
+    edit(sorted(patches.rglob("*.patch"))[-1])
+    assert run_key(op_test_runs.installed_op_test_run_inputs("patched")) != patched
+    assert run_key(op_test_runs.installed_op_test_run_inputs("stock")) == stock
 
 
 def test_the_op_tests_hash_with_seed_0_whatever_the_callers_seed(tmp_path, monkeypatch):
