@@ -43,7 +43,7 @@ HEADLINE_OPENVINO = "2026.4.1"
 BUDGET_MINUTES = {"ov2026.4": 6, "upstream": 8}  # installed, 2 cores
 # The stock outcomes the README counts are the gate's: OpenVINO 2026.4.1, the class the gate computes as (f32).
 HEADLINE_CLASS = "avx512"
-FIGURE = re.compile(r"<!-- figure ([a-z0-9_.-]+) -->(.*?)<!-- /figure -->", re.S)
+FIGURE = re.compile(r"<!-- figure ([a-z0-9_.@-]+) -->(.*?)<!-- /figure -->", re.S)
 
 
 @dataclass(frozen=True)
@@ -132,11 +132,22 @@ def minutes(seconds: float) -> str:
     return f"{whole_minutes} min {rest} s"
 
 
-def gate_run(env: str, field: str) -> str:
-    """A field of the env's last recorded run; ``budget`` says whether its time was within the env's budget."""
-    run = read_record(GATE_RUNS)[env]
+def run_key(env: str, cpu_class: str) -> str:
+    """Where a run is recorded: the env's name for a run on a host of the highest class, the one that computes as
+    every class and so runs every test (README's "with every CPU class"); ``ENV@CLASS`` for a host of a lower
+    class, which runs its own class only (an AVX2 host: fewer tests, its own kernels), so neither hides the
+    other."""
+    from repro.harness.cpu_classes import ORDER
+
+    return env if cpu_class == ORDER[-1] else f"{env}@{cpu_class}"
+
+
+def gate_run(key: str, field: str) -> str:
+    """A field of the last run recorded under ``key`` (``run_key``); ``budget`` says whether its time was within
+    the env's budget (the same minutes on every host)."""
+    run = read_record(GATE_RUNS)[key]
     if field == "budget":
-        budget = BUDGET_MINUTES[env]
+        budget = BUDGET_MINUTES[key.partition("@")[0]]
         return f"{'within' if run['seconds'] <= budget * 60 else 'over'} its {budget}-minute budget"
     return minutes(run["seconds"]) if field == "minutes" else str(run[field])
 
@@ -254,8 +265,9 @@ FIGURES: dict[str, Callable[[], object]] = {
 
 
 def current(name: str) -> str | None:
-    """The figure's value as the text writes it; gate figures are ``gate.ENV.FIELD`` (passed, xfailed, skipped,
-    minutes, date, commit, budget), the checker fuzz's ``checker_fuzz.FIELD`` (``checker_fuzz_run``)."""
+    """The figure's value as the text writes it; gate figures are ``gate.KEY.FIELD`` (KEY: ``run_key``; FIELD:
+    passed, xfailed, skipped, minutes, date, commit, budget), the checker fuzz's ``checker_fuzz.FIELD``
+    (``checker_fuzz_run``)."""
     try:
         if name.startswith("gate."):
             return gate_run(*name.removeprefix("gate.").rsplit(".", 1))
@@ -280,10 +292,11 @@ def write(found: list[Stale]) -> None:
 
 
 def record_gate(summary: Path) -> str:
-    """Keep a gate run's summary (what ``tests/conftest.py`` writes) as its env's last recorded run."""
+    """Keep a gate run's summary (what ``tests/conftest.py`` writes) as its env's last recorded run on its host's
+    class (``run_key``)."""
     run = json.loads(summary.read_text())
     runs = read_record(GATE_RUNS)
-    runs[run.pop("env")] = run
+    runs[run_key(run.pop("env"), run["cpu_class"])] = run
     GATE_RUNS.parent.mkdir(parents=True, exist_ok=True)
     GATE_RUNS.write_text(json.dumps(runs, indent=1, sort_keys=True) + "\n")
     return f"{GATE_RUNS.relative_to(PROJECT)}: recorded {summary}"

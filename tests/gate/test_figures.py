@@ -25,6 +25,23 @@ def test_a_figure_that_disagrees_with_its_source_is_named(tmp_path, text, said):
     assert stale.describe().startswith(f"{document}: {said}")
 
 
+@pytest.mark.parametrize(("cpu_class", "key"), [("avx512_bf16", "ov2026.4"), ("avx2", "ov2026.4@avx2")])
+def test_a_recorded_gate_run_is_kept_under_its_hosts_class_beside_the_others(tmp_path, monkeypatch, cpu_class,
+                                                                             key):
+    """A run on a lower class (fewer tests, other kernels) never replaces the highest class's, nor the reverse."""
+    monkeypatch.setattr(figures, "PROJECT", tmp_path)
+    monkeypatch.setattr(figures, "GATE_RUNS", tmp_path / "gate-runs.json")
+    other = {"ov2026.4": "ov2026.4@avx2", "ov2026.4@avx2": "ov2026.4"}[key]
+    figures.GATE_RUNS.write_text(json.dumps({other: {"seconds": 1.0}}))
+    summary = tmp_path / "ov2026.4.json"
+    summary.write_text(json.dumps({"env": "ov2026.4", "cpu_class": cpu_class, "seconds": 361.0}))
+    figures.record_gate(summary)
+    assert json.loads(figures.GATE_RUNS.read_text()) == {other: {"seconds": 1.0},
+                                                         key: {"cpu_class": cpu_class, "seconds": 361.0}}
+    assert figures.current(f"gate.{key}.minutes") == "6 min 1 s"
+    assert figures.current(f"gate.{key}.budget") == "over its 6-minute budget"
+
+
 def test_the_written_figures_are_the_current_ones(tmp_path):
     document = tmp_path / "notes.md"
     document.write_text("<!-- figure mutations -->0<!-- /figure --> mutations, a to "
