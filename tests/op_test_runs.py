@@ -10,7 +10,7 @@ with our ExecuTorch patches applied, the tests they add also without them.
 
 The stock and the patched runs run ExecuTorch's tests on ExecuTorch's backend, stock or with our patch series, with
 none of the workaround: no change to the workaround or to the tests that compare them can alter them. So they are
-kept across runs in the environment (``<env>/op-test-baseline/KEY.json``), under a key that holds everything
+kept across runs in the environment (``<env>/kept-op-test-runs/KEY.json``), under a key that holds everything
 their outcome depends on (``op_test_run_inputs``): every installed distribution's version, the backend's and
 its op tests' source, the harness that runs them (the patched run: and every patch), the variables that steer
 OpenVINO and the loader, the CPU's flags (they decide OpenVINO's precision) and Python's version. Anything of it
@@ -45,7 +45,7 @@ HARNESS = [PROJECT / "repro" / "harness" / name for name in (
 # sets to 0 in the op tests' process.
 STEERING = ("OV_", "OPENVINO", "ONEDNN", "DNNL", "OMP_", "KMP_", "MKL", "LD_", "PYTHON", "TORCH", "EXECUTORCH")
 NOT_STEERING = ("PYTHONHASHSEED",)
-KEPT_RUNS = Path(sys.prefix) / "op-test-baseline"
+KEPT_RUNS = Path(sys.prefix) / "kept-op-test-runs"
 
 
 def tree_digest(root: Path) -> str:
@@ -65,9 +65,9 @@ def cpu_flags() -> str:
 
 
 def op_test_run_inputs(backend: Path, harness: Iterable[Path], environ: Mapping[str, str],
-                          distributions: Iterable[str], flags: str) -> dict[str, object]:
-    """Everything the stock op tests' outcome depends on, as a JSON-ready record: ``backend`` is ExecuTorch's
-    ``backends/openvino`` folder (its op tests inside it)."""
+                       distributions: Iterable[str], flags: str) -> dict[str, object]:
+    """Everything a kept run's outcome depends on, as a JSON-ready record: ``backend`` is ExecuTorch's
+    ``backends/openvino`` folder (its op tests inside it), ``harness`` our files that run them."""
     return {"distributions": sorted(distributions), "backend": tree_digest(backend),
             "harness": [[path.name, hashlib.sha256(path.read_bytes()).hexdigest()] for path in harness],
             "environment": {name: value for name, value in sorted(environ.items())
@@ -80,7 +80,7 @@ def installed_op_test_run_inputs(way: str = "stock") -> dict[str, object]:
     distributions = (f"{dist.metadata['Name']}=={dist.version}" for dist in importlib.metadata.distributions())
     harness = HARNESS + (sorted(PATCHES.rglob("*.patch")) if way == "patched" else [])
     return {"way": way, **op_test_run_inputs(op_tests_dir().parents[1], harness, os.environ, distributions,
-                                                cpu_flags())}
+                                             cpu_flags())}
 
 
 def run_key(inputs: Mapping[str, object]) -> str:
@@ -106,12 +106,10 @@ def kept(cache: Path, key: str, compute: Callable[[], dict]) -> dict:
 
 def run_way(way, folder):
     """The op tests' outcomes run one way (see the module docstring) in ``folder``."""
-    if way == "stock":
-        return kept(KEPT_RUNS, run_key(installed_op_test_run_inputs()),
-                    lambda: run_op_tests(folder, [op_tests_dir()]))
     if way == "workaround":
         return run_op_tests(folder, [op_tests_dir()], with_workaround=True)
-    return kept(KEPT_RUNS, run_key(installed_op_test_run_inputs("patched")), run_patched)
+    compute = {"stock": lambda: run_op_tests(folder, [op_tests_dir()]), "patched": run_patched}[way]
+    return kept(KEPT_RUNS, run_key(installed_op_test_run_inputs(way)), compute)
 
 
 def run_patched():
