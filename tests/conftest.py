@@ -1,3 +1,4 @@
+import importlib.util
 import json
 import os
 
@@ -13,6 +14,16 @@ for _variable, _value in F32_ISA_CAP.items():
     os.environ.setdefault(_variable, _value)
 
 pytest_plugins = ["tests.candidate_gate", "tests.executorch_source", "tests.op_test_runs", "pytester"]
+
+
+def pytest_configure(config):
+    """Each process that tests lowers with one materialization of torch's CIA registry per collection
+    (``repro/harness/cia_collection.py``: the same lowerings, a quarter less time); envs without torch lower
+    nothing."""
+    if importlib.util.find_spec("torch"):
+        from repro.harness.cia_collection import materialize_once_per_collection
+
+        materialize_once_per_collection()
 
 
 def pytest_sessionstart(session):

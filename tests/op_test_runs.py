@@ -34,10 +34,11 @@ from repro.harness.executorch_patches import PATCHES
 from repro.harness.op_tests import CRASHED, op_tests_dir, run_op_tests
 from tests.helpers import PROJECT, run_cli
 
-# Our files that run the op tests, stock or patched (``python -m repro.harness.op_tests`` and what it imports): a
-# change to any of them changes both runs' keys.
+# Our files that run the op tests, stock or patched (``python -m repro.harness.op_tests`` and every ``repro``
+# module it imports, which a gate test checks): a change to any of them changes both runs' keys.
 HARNESS = [PROJECT / "repro" / "harness" / name for name in (
-    "op_tests.py", "op_test_outcomes.py", "executorch_patches.py", "precision.py", "cpu_classes.py")] + [
+    "op_tests.py", "op_test_outcomes.py", "executorch_patches.py", "precision.py", "cpu_classes.py",
+    "cia_collection.py", "cli.py")] + [
     Path(__file__)]
 # Variables that change what the op tests compute or load (OpenVINO's ISA cap and library, oneDNN and threading
 # knobs, the loader's and Python's search paths); the rest of the environment (xdist's worker names, pytest's

@@ -19,6 +19,9 @@ _workaround = {"rule_ran": 0, "nodes_handed_back": 0}
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    from repro.harness.cia_collection import materialize_once_per_collection
+
+    materialize_once_per_collection()  # every way alike: the op tests lower about 150 times
     if os.environ.get("PEER_WITH_WORKAROUND") == "1":
         import workaround
         from workaround.partitioner import copy_safe_partitioner, exclusion

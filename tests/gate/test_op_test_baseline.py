@@ -2,13 +2,14 @@
 under a key that changes with every input its outcome depends on, so a changed input runs it again, and an
 unchanged one reads it back. No op test runs here: the inputs are copies and stand-ins, the run a counter."""
 
+import ast
 import shutil
 from pathlib import Path
 
 import pytest
 
 from repro.harness.op_tests import CRASHED, op_tests_dir
-from tests.helpers import skip_module_without_executorch_path
+from tests.helpers import PROJECT, skip_module_without_executorch_path
 from tests.op_test_runs import HARNESS, kept, op_test_run_inputs, run_key
 
 skip_module_without_executorch_path()
@@ -107,3 +108,24 @@ def test_the_op_tests_hash_with_seed_0_whatever_the_callers_seed(tmp_path, monke
     folder = tmp_path / "run"
     folder.mkdir()
     assert run_op_tests(folder, [probe])["outcomes"] == {"test_seed.py::test_seed": "passed"}
+
+
+def repro_modules_imported_by(path):
+    """The ``repro`` modules ``path`` imports anywhere in it (inside functions too), as their files."""
+    tree = ast.parse(path.read_text())
+    names = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+    names += [f"{node.module}.{alias.name}" if node.module == "repro.harness" else node.module
+              for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+              for alias in node.names]
+    return {PROJECT / (name.replace(".", "/") + ".py") for name in names if name.startswith("repro.")}
+
+
+def test_the_kept_runs_key_holds_every_repro_module_the_op_tests_harness_imports():
+    """A module the harness starts to import, left out of ``HARNESS``, would change the op tests' outcome
+    without changing the key: a kept run would be read back stale."""
+    seen, to_read = set(), [path for path in HARNESS if path.parent != PROJECT / "tests"]
+    while to_read:
+        path = to_read.pop()
+        seen.add(path)
+        to_read += [module for module in repro_modules_imported_by(path) if module not in seen]
+    assert seen <= set(HARNESS), sorted(str(path.relative_to(PROJECT)) for path in seen - set(HARNESS))

@@ -10,6 +10,7 @@ from packaging.version import Version
 
 from repro import plain_openvino, releases
 from repro.harness.cli import ExitStatus
+from tests.bad_input import assert_one_line
 from tests.helpers import PROJECT, REPRO, run_cli
 
 BISECT = "exit status (git-bisect convention): 0 correct, 1 bug reproduced, 2 usage error, 125 could not test"
@@ -208,3 +209,14 @@ def test_the_standalone_reproducer_exits_with_the_projects_statuses():
     exit statuses out: they must stay the ones every other CLI takes from ``ExitStatus``."""
     assert (plain_openvino.EXIT_OK, plain_openvino.EXIT_BUG, plain_openvino.EXIT_UNTESTABLE) == \
         (ExitStatus.CORRECT, ExitStatus.BUG, ExitStatus.UNTESTABLE)
+
+
+@pytest.mark.parametrize(("arguments", "says"), [
+    (["--cases", "0"], "--cases and --repeats take 1 or more"),
+    (["--repeats", "-1"], "--cases and --repeats take 1 or more"),
+    (["--cases", "10000"], "--cases: the catalogue has"),
+], ids=["no_cases", "negative_repeats", "more_cases_than_the_catalogue"])
+def test_the_cia_collection_benchmark_refuses_bad_counts_in_one_line(arguments, says):
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("the benchmark lowers with torch")
+    assert_one_line(run_cli("python", "-m", "benchmarks.cia_collection_cost", *arguments, timeout=300), 2, says)
