@@ -1,7 +1,9 @@
 """The bf16 leg: the gate runs at f32 (``tests/conftest.py`` caps OpenVINO's instruction set), so a bug that
 shows only in the CPU's default kernels is held here: a copy, a channels-last convolution, a by-path load of a
 program with constants, and the policy, each in a child without the cap, with the workaround, at the
-default precision's tolerances. On a CPU whose default is f32 the same runs are f32 and pass unchanged."""
+default precision's tolerances. On a CPU whose default is f32 (AVX2, AVX-512 without bf16) the cap changes
+nothing, so those runs would be the gate's own (the same cases by bytes and by path, the policy, at f32): they
+are skipped there, and only the leg's precision is checked."""
 
 import json
 
@@ -13,6 +15,9 @@ from tests.helpers import cpu_default_is_bf16, run_cli, skip_module_without_exec
 skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch
 DEFAULT = precision.without_cap()
+at_bf16_only = pytest.mark.skipif(not cpu_default_is_bf16(), reason=(
+    "this CPU's default precision is f32, so without the cap these children would compute what the gate's own "
+    "runs compute"))
 CASES = ("upstream_clone_sin", "conv_channels_last_input", "conv_bias_relu")
 POLICY_CHILD = """
 import json
@@ -36,6 +41,7 @@ def test_the_leg_runs_at_the_cpus_default_precision():
     assert child.stdout.strip() == str(not cpu_default_is_bf16()), child.stderr[-2000:]
 
 
+@at_bf16_only
 def test_the_workaround_equals_eager_at_the_default_precision_both_loads():
     result = run_cli("python", "-m", "repro.executorch_path", "--partitioner", "workaround", "--json",
                      *(part for case in CASES for part in ("--case", case)), env=DEFAULT, timeout=900)
@@ -46,9 +52,10 @@ def test_the_workaround_equals_eager_at_the_default_precision_both_loads():
     assert set(outcomes.values()) == {"correct"}, outcomes
 
 
+@at_bf16_only
 def test_the_policy_equals_eager_at_the_default_precision():
     result = run_cli("python", "-c", POLICY_CHILD, env=DEFAULT, timeout=600)
     assert result.returncode == 0, result.stderr[-2000:]
     measured = json.loads(result.stdout.strip().splitlines()[-1])
-    assert measured["f32"] == (not cpu_default_is_bf16())
-    assert measured["actions"] <= (1e-4 if measured["f32"] else 5e-3), measured
+    assert not measured["f32"], measured
+    assert measured["actions"] <= 5e-3, measured
