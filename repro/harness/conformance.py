@@ -23,6 +23,7 @@ from typing import Any
 
 import torch
 
+from repro.harness import opinfo_samples
 from repro.harness.case_record import CaseRecord
 from repro.harness.catalogue import Case
 from repro.harness.conformance_record import NOT_DELEGATED, SPECIAL_FLOATS
@@ -138,7 +139,8 @@ class SamplesFailed(Exception):
 def _samples(info, dtype, count):
     torch.manual_seed(SEED)
     try:
-        usable = (sample for sample in info.sample_inputs("cpu", dtype) if runs_in_the_delegate(sample))
+        usable = (sample for sample in opinfo_samples.sample_inputs(info, "cpu", dtype)
+                  if runs_in_the_delegate(sample))
         return [sample for _, sample in zip(range(count), usable, strict=False)]
     except Exception as error:  # whatever OpInfo's generators raise: the sweep records it, never hides it
         raise SamplesFailed(first_line(error)) from error
