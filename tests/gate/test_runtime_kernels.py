@@ -16,7 +16,7 @@ import torch.nn.functional as F  # noqa: E402
 
 from repro.harness.lowering import lower  # noqa: E402
 from repro.harness.lowerings import NONE  # noqa: E402
-from repro.harness.program_runner import ProgramRunner, RunStatus  # noqa: E402
+from repro.harness.program_runner import RunStatus  # noqa: E402
 from tests.helpers import ad_hoc_case  # noqa: E402
 from workaround.partitioner.exclusion import CannotHandBackError  # noqa: E402
 from workaround.partitioner.runtime_kernels import installed_operators, kernel_name  # noqa: E402
@@ -70,7 +70,7 @@ def test_a_max_pool_with_nan_kept_exact_in_the_delegate_needs_no_kernel_outside(
     assert outside == []
 
 
-def test_an_embedding_bag_stays_delegated_and_equals_eager_both_loads(tmp_path):
+def test_an_embedding_bag_stays_delegated_and_equals_eager_both_loads(tmp_path, runners):
     """nn.EmbeddingBag(10, 3, mode="sum"), as the issue's model has it (a module in training mode: in eval mode it
     exports as _embedding_bag_forward_only, which no partitioner lowers). ExecuTorch's runtime has no
     _embedding_bag kernel; its indices and offsets are bounded by its table and its indices, so the workaround
@@ -78,7 +78,6 @@ def test_an_embedding_bag_stays_delegated_and_equals_eager_both_loads(tmp_path):
     from executorch.exir import to_edge_transform_and_lower
     from executorch.exir.backend.backend_details import CompileSpec
 
-    from repro.harness import conformance
     from workaround import CopySafeOpenvinoPartitioner
 
     class Bag(torch.nn.Module):
@@ -99,8 +98,7 @@ def test_an_embedding_bag_stays_delegated_and_equals_eager_both_loads(tmp_path):
     path = tmp_path / "bag.pte"
     path.write_bytes(edge.to_executorch().buffer)
     expected = Bag()(*inputs)
-    for load in ("bytes", "path"):
-        with ProgramRunner(load, environment=conformance.F32_ENVIRONMENT) as runner:
-            run = runner.run(path, inputs)
+    for runner in runners.values():  # the gate's own children, at its f32
+        run = runner.run(path, inputs)
         assert run.status == RunStatus.OK, run.detail
         torch.testing.assert_close(run.outputs[0], expected.detach(), rtol=0, atol=1e-5)
