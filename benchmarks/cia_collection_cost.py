@@ -6,12 +6,13 @@ line.
     python -m benchmarks.cia_collection_cost [--cases 13] [--repeats 2]
 """
 
-import argparse
 import contextlib
 import json
 import statistics
 import sys
 import time
+
+from repro.harness import cli
 
 
 def lowering_seconds(case):
@@ -25,12 +26,13 @@ def lowering_seconds(case):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", type=int, default=13, help="catalogue cases, spread over it (default 13)")
-    parser.add_argument("--repeats", type=int, default=2, help="lowerings of each case each way (default 2)")
+    parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 measured, 2 usage error",
+                        prog="python -m benchmarks.cia_collection_cost")
+    parser.add_argument("--cases", type=cli.positive_int, default=13,
+                        help="catalogue cases, spread over it (default 13)")
+    parser.add_argument("--repeats", type=cli.positive_int, default=2,
+                        help="lowerings of each case each way (default 2)")
     args = parser.parse_args(argv)
-    if args.cases < 1 or args.repeats < 1:
-        parser.error("--cases and --repeats take 1 or more")
     from repro.harness import cia_collection
     from repro.harness.catalogue import CATALOGUE
 

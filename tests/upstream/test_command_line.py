@@ -212,8 +212,8 @@ def test_the_standalone_reproducer_exits_with_the_projects_statuses():
 
 
 @pytest.mark.parametrize(("arguments", "says"), [
-    (["--cases", "0"], "--cases and --repeats take 1 or more"),
-    (["--repeats", "-1"], "--cases and --repeats take 1 or more"),
+    (["--cases", "0"], "argument --cases: must be at least 1, got 0"),
+    (["--repeats", "-1"], "argument --repeats: must be at least 1, got -1"),
     (["--cases", "10000"], "--cases: the catalogue has"),
 ], ids=["no_cases", "negative_repeats", "more_cases_than_the_catalogue"])
 def test_the_cia_collection_benchmark_refuses_bad_counts_in_one_line(arguments, says):
