@@ -18,7 +18,7 @@ pytest_plugins = ["tests.candidate_gate", "tests.executorch_source", "tests.op_t
 
 def pytest_configure(config):
     """Each process that tests lowers with one materialization of torch's CIA registry per collection
-    (``repro/harness/cia_collection.py``: the same lowerings, a quarter less time); envs without torch lower
+    (``repro/harness/cia_collection.py``: the same lowerings, a third less time); envs without torch lower
     nothing."""
     if importlib.util.find_spec("torch"):
         from repro.harness.cia_collection import materialize_once_per_collection

@@ -5,10 +5,10 @@ CompositeImplicitAutograd ops, and that collection materializes the C++ dispatch
 once per op namespace, 40 of them in a process with ExecuTorch and its OpenVINO backend: our PyTorch
 report (``repro/attachments/pytorch_cia_materialization.py``). Materialized once per collection, as the
 report suggests, the same ops come back (``torch_materializes_per_namespace`` and the gate's test hold both
-facts) and the lowerings are the same; lowering 13 catalogue cases with the workaround took 27.5 s as torch
-does it and 19.9 s so (machine A, interleaved). The gate's processes and the op tests' children run this
-way, since the gate runs hundreds of lowerings; the workaround does not ship it, and the benchmarks and the
-CLIs time and run torch as users get it.
+facts) and the lowerings are the same; lowering 13 catalogue cases twice with the workaround took 38.4 s as
+torch does it and 25.6 s so, 1.50 times faster (``python -m benchmarks.cia_collection_cost``, machine A). The
+gate's processes and the op tests' children run this way, since the gate runs hundreds of lowerings; the
+workaround does not ship it, and the other benchmarks and the CLIs time and run torch as users get it.
 """
 
 from torch._export import utils
