@@ -1,6 +1,6 @@
 """The gate's processes lower with one materialization of torch's CIA registry per collection
 (``repro/harness/cia_collection.py``, set up by the conftest): the same ops as torch's own collection, while
-torch 2.13 still materializes once per namespace (when it stops, the workaround for the gate's time retires)."""
+torch 2.13 still materializes once per namespace (when it stops, retire the module)."""
 
 from tests.helpers import skip_module_without_executorch_path
 
