@@ -11,6 +11,9 @@ gate's processes and the op tests' children run this way, since the gate runs hu
 workaround does not ship it, and the other benchmarks and the CLIs time and run torch as users get it.
 """
 
+import contextlib
+from collections.abc import Callable, Iterator
+
 from torch._export import utils
 from torch.export import decomp_utils, exported_program
 
@@ -19,40 +22,37 @@ _torch_collection = utils._collect_all_valid_cia_ops
 _CALLERS = (exported_program, decomp_utils)
 
 
-def collect_materializing_once() -> set[object]:
-    """torch's own collection, the registry materialized once before it rather than once per namespace."""
+@contextlib.contextmanager
+def _materializing_with(function: Callable[[], None]) -> Iterator[Callable[[], None]]:
+    """torch's materialization replaced by ``function`` for the block; yields torch's own."""
     materialize = utils._materialize_cpp_cia_ops
-    materialize()
-    utils._materialize_cpp_cia_ops = lambda: None
+    utils._materialize_cpp_cia_ops = function
     try:
-        return _torch_collection()
+        yield materialize
     finally:
         utils._materialize_cpp_cia_ops = materialize
+
+
+def collect_materializing_once() -> set[object]:
+    """torch's own collection, the registry materialized once before it rather than once per namespace."""
+    with _materializing_with(lambda: None) as materialize:
+        materialize()
+        return _torch_collection()
 
 
 def torch_materializes_per_namespace() -> int:
     """How many times one collection as torch makes it materializes the registry (1 once torch is fixed)."""
+    calls: list[None] = []
     materialize = utils._materialize_cpp_cia_ops
-    count = 0
-
-    def counted() -> None:
-        nonlocal count
-        count += 1
-        materialize()
-
-    utils._materialize_cpp_cia_ops = counted
-    try:
+    with _materializing_with(lambda: calls.append(materialize())):
         _torch_collection()
-    finally:
-        utils._materialize_cpp_cia_ops = materialize
-    return count
+    return len(calls)
 
 
 def materialize_once_per_collection() -> None:
     """Every ``run_decompositions`` of this process collects with ``collect_materializing_once``."""
     for caller in _CALLERS:
         caller._collect_all_valid_cia_ops = collect_materializing_once
-
 
 
 def as_torch_does() -> None:

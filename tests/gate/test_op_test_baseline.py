@@ -110,14 +110,20 @@ def test_the_op_tests_hash_with_seed_0_whatever_the_callers_seed(tmp_path, monke
     assert run_op_tests(folder, [probe])["outcomes"] == {"test_seed.py::test_seed": "passed"}
 
 
+def module_file(name):
+    return PROJECT / (name.replace(".", "/") + ".py")
+
+
 def repro_modules_imported_by(path):
-    """The ``repro`` modules ``path`` imports anywhere in it (inside functions too), as their files."""
+    """The ``repro`` modules ``path`` imports anywhere in it (inside functions too), as their files: for ``from A
+    import B``, B's file where B is a module, else A's."""
     tree = ast.parse(path.read_text())
     names = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
-    names += [f"{node.module}.{alias.name}" if node.module == "repro.harness" else node.module
-              for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
-              for alias in node.names]
-    return {PROJECT / (name.replace(".", "/") + ".py") for name in names if name.startswith("repro.")}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            submodules = [f"{node.module}.{alias.name}" for alias in node.names]
+            names += [name if module_file(name).is_file() else node.module for name in submodules]
+    return {module_file(name) for name in names if name.startswith("repro.")}
 
 
 def test_the_kept_runs_key_holds_every_repro_module_the_op_tests_harness_imports():
