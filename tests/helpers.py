@@ -8,6 +8,7 @@ fixture; comparing a record with eager is ``tests.outcomes.assert_equals_eager``
 
 import functools
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -25,6 +26,9 @@ ATTACHMENTS = REPRO / "attachments"
 # to gate a candidate on chosen cases (``--case``).
 END_TO_END = PROJECT / "tests" / "gate" / "test_workaround_end_to_end.py"
 DATA = PROJECT / "tests" / "data"
+# What torch, torchao, tokenizers and the runtime print on import, none of it about the bugs: the project's CLIs
+# hide it unless -v.
+THIRD_PARTY_NOISE = re.compile(r"Warning|torchao|_pytree|tokenizers|cpuinfo|Failed to load|Op not supported")
 # Programs exported on two hosts and tracked: an AVX-512 BF16 one's, and the AVX2 one's (tests/data/avx2-host).
 TRACKED_PROGRAMS = (DATA / "stock_upstream_clone_sin.pte", DATA / "workaround_upstream_clone_sin.pte",
                     *sorted((DATA / "avx2-host").glob("*.pte")))
@@ -94,6 +98,13 @@ def run_cli(*command, env=None, cwd=PROJECT, timeout=600):
     folder unless told otherwise; the CompletedProcess with text output, whatever the exit code."""
     argv = [sys.executable if part == "python" else str(part) for part in command]
     return subprocess.run(argv, capture_output=True, text=True, check=False, cwd=cwd, env=env, timeout=timeout)
+
+
+def cli_run_once(once_per_run, key, *command, **options):
+    """``run_cli(*command, **options)`` made once per test run whichever xdist worker asks first (the
+    ``once_per_run`` fixture), for a run several tests read: tests of one module land on either worker."""
+    made = once_per_run(key, lambda: vars(run_cli(*command, **options)))
+    return subprocess.CompletedProcess(made["args"], made["returncode"], made["stdout"], made["stderr"])
 
 
 def package_source(folder):

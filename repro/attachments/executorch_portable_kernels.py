@@ -1,6 +1,7 @@
 """ExecuTorch's portable runtime (the pip wheel's): ops it has no kernel for, and kernels that compute otherwise
 than PyTorch. No delegate, no partitioner: each model is exported with to_edge_transform_and_lower() and run with
-executorch.runtime from a .pte file, in a child process (a kernel may abort).
+executorch.runtime from a .pte file, all of them in one child process (a kernel may abort: the child is started
+again past the program it aborted in).
 
 1. Missing kernels: torch.sort, F.avg_pool3d and F.max_pool3d export to aten::sort.values,
    aten::avg_pool3d.out and aten::max_pool3d_with_indices.out, and load_method fails with error 0x14
@@ -20,6 +21,7 @@ Needs torch and executorch; takes no arguments. Exit status (git bisect run): 0 
 op is missing or differs, 2 usage error, 125 could not test (nothing exported).
 """
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -51,9 +53,14 @@ CASES = {
 RUN = """
 import sys, torch
 from executorch.runtime import Runtime
-inputs = torch.load(sys.argv[2])
-method = Runtime.get().load_program(sys.argv[1]).load_method("forward")
-torch.save(list(method.execute(inputs)), sys.argv[3])
+for folder in sys.argv[1:]:
+    print(folder, flush=True)  # where this process was, should a kernel abort it
+    try:
+        method = Runtime.get().load_program(f"{folder}/model.pte").load_method("forward")
+        torch.save(list(method.execute(torch.load(f"{folder}/inputs.pt"))), f"{folder}/out.pt")
+    except RuntimeError as error:
+        with open(f"{folder}/error.txt", "w") as file:
+            file.write(f"RuntimeError: {error}")
 """
 
 
@@ -70,10 +77,25 @@ def export(function, inputs, folder):
     from executorch.exir import to_edge_transform_and_lower
 
     program = to_edge_transform_and_lower(torch.export.export(Forward(function), inputs)).to_executorch()
-    path = f"{folder}/model.pte"
-    with open(path, "wb") as file:
+    with open(f"{folder}/model.pte", "wb") as file:
         file.write(program.buffer)
-    return path
+    torch.save(list(inputs), f"{folder}/inputs.pt")
+
+
+def run_all(folders):
+    """Each folder's program run in one child process, started again past any program it aborts in; returns
+    {folder: why it aborted} for those."""
+    aborted, remaining = {}, list(folders)
+    while remaining:
+        child = subprocess.run([sys.executable, "-c", RUN, *remaining], capture_output=True, text=True,
+                               check=False)
+        if not child.returncode:
+            break
+        reached = child.stdout.split() or remaining[:1]
+        error = [line for line in child.stderr.splitlines() if "error" in line.lower()][-1:]
+        aborted[reached[-1]] = error[0].strip() if error else f"exit {child.returncode}"
+        remaining = remaining[remaining.index(reached[-1]) + 1:]
+    return aborted
 
 
 def same(got, expected):
@@ -83,18 +105,14 @@ def same(got, expected):
         else expected) and torch.equal(got.nan_to_num(), expected.nan_to_num())
 
 
-def run(function, inputs):
-    """(right, what it printed) for one case, from a .pte file in a child process."""
-    expected = function(*inputs)
-    with tempfile.TemporaryDirectory() as folder:
-        path = export(function, inputs, folder)
-        torch.save(list(inputs), f"{folder}/inputs.pt")
-        child = subprocess.run([sys.executable, "-c", RUN, path, f"{folder}/inputs.pt", f"{folder}/out.pt"],
-                               capture_output=True, text=True, check=False)
-        if child.returncode:
-            error = [line for line in child.stderr.splitlines() if "error" in line.lower()][-1:]
-            return False, f"fails: {error[0].strip() if error else f'exit {child.returncode}'}"
-        got = torch.load(f"{folder}/out.pt")[0]
+def outcome(folder, expected, aborted):
+    """(right, what to print) for the program run in ``folder``."""
+    if folder in aborted:
+        return False, f"fails: {aborted[folder]}"
+    if os.path.exists(f"{folder}/error.txt"):
+        with open(f"{folder}/error.txt") as file:
+            return False, f"fails: {file.read()}"
+    got = torch.load(f"{folder}/out.pt")[0]
     right = same(got, expected)
     verdict = "right" if right else "WRONG"
     return right, f"{verdict}: {got.flatten().tolist()} (PyTorch: {expected.flatten().tolist()})"
@@ -102,18 +120,24 @@ def run(function, inputs):
 
 def main():
     print(f"executorch {version('executorch')}, torch {version('torch')}")
-    wrong = exported = 0
-    for name, (function, inputs) in CASES.items():
-        try:
-            right, said = run(function, inputs)
-            exported += 1
-        except Exception as error:  # an export failure is a row, not a result
-            right, said = True, f"not exported ({type(error).__name__}: {str(error).splitlines()[0][:100]})"
-        wrong += not right
-        print(f"{name}: {said}")
-    if not exported:
+    said, expected = {}, {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for number, (name, (function, inputs)) in enumerate(CASES.items()):
+            folder = os.path.join(scratch, str(number))
+            os.mkdir(folder)
+            try:
+                export(function, inputs, folder)
+                expected[name] = folder, function(*inputs)
+            except Exception as error:  # an export failure is a row, not a result
+                said[name] = True, f"not exported ({type(error).__name__}: {str(error).splitlines()[0][:100]})"
+        aborted = run_all(folder for folder, _ in expected.values())
+        said.update({name: outcome(folder, value, aborted) for name, (folder, value) in expected.items()})
+    if not expected:
         print("COULD NOT TEST: nothing exported")
         return 125
+    for name in CASES:
+        print(f"{name}: {said[name][1]}")
+    wrong = sum(not right for right, _ in said.values())
     print(f"BUG REPRODUCED: {wrong} of {len(CASES)} missing or computed otherwise" if wrong
           else "OK: every op as PyTorch")
     return 1 if wrong else 0

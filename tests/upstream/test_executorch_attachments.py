@@ -138,6 +138,28 @@ def test_portable_kernels_reproducer_shows_each_missing_kernel_and_each_kernel_c
                                                      "Related threads (searched 2026-12-04)"]
 
 
+def test_portable_kernels_reproducer_goes_on_past_a_program_that_aborts_its_child(tmp_path):
+    """The portable-kernels reproducer runs every program in one child; a kernel that aborts it is that program's
+    row (its last error line, else its exit status), and the programs after it still run, in a new child. Here the
+    child is a stand-in that aborts in the second of three folders and writes an output in the others."""
+    import runpy
+
+    reproducer = runpy.run_path(str(ATTACHMENTS / "executorch_portable_kernels.py"))
+    run_all = reproducer["run_all"]
+    run_all.__globals__["RUN"] = (
+        "import os, sys\n"
+        "for folder in sys.argv[1:]:\n"
+        "    print(folder, flush=True)\n"
+        "    if folder.endswith('aborts'):\n"
+        "        os.abort()\n"
+        "    open(os.path.join(folder, 'ran'), 'w').close()\n")
+    folders = [tmp_path / name for name in ("first", "aborts", "last")]
+    for folder in folders:
+        folder.mkdir()
+    assert run_all(str(folder) for folder in folders) == {str(folders[1]): "exit -6"}
+    assert [(folder / "ran").exists() for folder in folders] == [True, False, True]
+
+
 def test_llm_pipeline_reproducer_fails_uncompressed_and_dynamic_and_exports_the_control(tmp_path):
     """repro/attachments/executorch_llm_pipeline.py, the reproducer of the ExecuTorch LLM-pipeline report, run as a
     maintainer runs it (three ``export_llm`` processes); the report pastes it and this very output. A release that

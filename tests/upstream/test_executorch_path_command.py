@@ -9,7 +9,7 @@ import os
 import pytest
 
 from repro.harness.cli import ExitStatus
-from tests.helpers import REPRO, run_cli, skip_module_without_executorch_path
+from tests.helpers import REPRO, THIRD_PARTY_NOISE, cli_run_once, run_cli, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 executorch_path = pytest.importorskip("repro.executorch_path")
@@ -21,14 +21,15 @@ def run_script(*args, **env):
     return run_cli("python", REPRO / "executorch_path.py", *args, env={**os.environ, **env})
 
 
-@pytest.fixture(scope="module")
-def stock_run(tmp_path_factory):
-    """One run of the script as a user runs it, stock partitioner: JSON on stdout, every .pte saved;
-    (result, save folder)."""
-    folder = tmp_path_factory.mktemp("stock_run")
+@pytest.fixture
+def stock_run(shared_dir, once_per_run):
+    """One run of the script as a user runs it, stock partitioner: JSON on stdout, every .pte saved; made once
+    per test run; (result, save folder)."""
+    saved = shared_dir / "executorch_path-stock_run"
     cases = [item for case in ["upstream_clone_sin", "conv_channels_last_input"] for item in ("--case", case)]
-    result = run_script("--json", *cases, "--save-dir", str(folder / "pte"))
-    return result, folder / "pte"
+    result = cli_run_once(once_per_run, "executorch_path-stock_run", "python", REPRO / "executorch_path.py",
+                          "--json", *cases, "--save-dir", saved)
+    return result, saved
 
 
 def test_script_json_and_saved_pte(stock_run):
@@ -50,6 +51,17 @@ def test_unloadable_openvino_library_exits_125(tmp_path):
     result = run_script("--case", "clone_only", OPENVINO_LIB_PATH=str(tmp_path / "missing.so"))
     assert result.returncode == ExitStatus.UNTESTABLE
     assert "COULD NOT TEST: cannot load OPENVINO_LIB_PATH" in result.stderr
+
+
+def test_the_script_hides_the_import_chatter_unless_verbose(stock_run, tmp_path):
+    """What the export stack prints on import is hidden (the stock run's stderr), and shown with -v: a run that
+    stops right after the imports (no OpenVINO library to load) prints it. The chatter comes only while importing
+    (``repro/harness/quiet.py``), so the imports are all the verbose run needs."""
+    quiet, _ = stock_run
+    verbose = run_script("-v", "--case", "clone_only", OPENVINO_LIB_PATH=str(tmp_path / "missing.so"))
+    assert verbose.returncode == ExitStatus.UNTESTABLE, verbose.stderr[-2000:]
+    assert [line for line in quiet.stderr.splitlines() if THIRD_PARTY_NOISE.search(line)] == []
+    assert THIRD_PARTY_NOISE.search(verbose.stderr), "with -v the chatter is shown"
 
 
 def usage_error(capsys, *arguments):
