@@ -3,9 +3,10 @@
 Why a child: on OpenVINO 2026.4 a program loaded from a file can crash the process (the
 OpenVINO backend frees the compiled blob that OpenVINO still reads). Here a crash becomes a
 result, ``crashed: SIGSEGV``, and the next program gets a fresh process. The child imports torch
-and ExecuTorch's runtime once (about 5 s of CPU, most of it ``executorch.exir``, which the runtime's
-pybindings import) and then forks a worker that serves program after program; when a worker dies,
-the child says how and forks the next. A crash so costs a fork, not an import: on 2026.4.1 most stock
+and ExecuTorch's runtime once (about 2 s of CPU; without ``executorch.exir``, which the runtime's
+pybindings import and which took 5 s more: ``runtime_import``) and then forks a worker that serves
+program after program; when a worker dies, the child says how and forks the next. A crash so costs a
+fork, not an import: on 2026.4.1 most stock
 programs crash by path, and re-importing for each was a fifth of the gate's CPU time. A worker is a
 process that has imported the runtime and touched nothing else (no OpenVINO core exists before the
 fork: OpenVINO is loaded by the first program a worker runs), so it loads a program as a fresh
@@ -212,7 +213,10 @@ def child_main(load: str) -> None:
     """Import the runtime, then fork workers one after another: each serves programs until stdin ends (it
     exits 0, and so does the child) or it dies (the child answers the program it was running with how)."""
     import torch  # noqa: F401  (imported before the fork, for every worker)
-    from executorch.runtime import Runtime  # noqa: F401
+
+    from repro.harness.runtime_import import import_runtime_without_the_compiler
+
+    import_runtime_without_the_compiler()
 
     replies = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # whatever else prints (the runtime, warnings) goes to the log, not the replies
