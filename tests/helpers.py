@@ -100,10 +100,15 @@ def run_cli(*command, env=None, cwd=PROJECT, timeout=600):
     return subprocess.run(argv, capture_output=True, text=True, check=False, cwd=cwd, env=env, timeout=timeout)
 
 
-def cli_run_once(once_per_run, key, *command, **options):
-    """``run_cli(*command, **options)`` made once per test run whichever xdist worker asks first (the
-    ``once_per_run`` fixture), for a run several tests read: tests of one module land on either worker."""
-    made = once_per_run(key, lambda: vars(run_cli(*command, **options)))
+def cli_run_once(once_per_run, key, *command, before=lambda: None, **options):
+    """``run_cli(*command, **options)``, after ``before()``, made once per test run whichever xdist worker asks
+    first (the ``once_per_run`` fixture), for a run several tests read: tests of one module land on either
+    worker."""
+    def make():
+        before()
+        return vars(run_cli(*command, **options))
+
+    made = once_per_run(key, make)
     return subprocess.CompletedProcess(made["args"], made["returncode"], made["stdout"], made["stderr"])
 
 

@@ -48,7 +48,7 @@ def run(*ptes):
 
 
 def export(path):
-    """Child or parent: the stock program, written to ``path``; prints its blob's header text."""
+    """Parent or child: the stock program, written to ``path``; returns its blob's header text."""
     from executorch.backends.openvino.partitioner import OpenvinoPartitioner
     from executorch.exir import ExecutorchBackendConfig, to_edge_transform_and_lower
     from executorch.exir.backend.backend_details import CompileSpec
@@ -64,7 +64,7 @@ def export(path):
     torch.save((x, model(x)), path + ".io")
     blob = program.executorch_program.backend_delegate_data[0].data
     header = blob[20:20 + int.from_bytes(blob[12:20], "little")] if blob.startswith(b"RR_UPCVO") else b""
-    print(header.decode(errors="replace") or "(no header: OpenVINO before 2026.4)")
+    return header.decode(errors="replace") or "(no header: OpenVINO before 2026.4)"
 
 
 def child(*arguments, environment=None):
@@ -85,7 +85,7 @@ def main():
     capped = {"ONEDNN_MAX_CPU_ISA": lower, "OV_CPU_MAX_ISA": lower}
     with tempfile.TemporaryDirectory() as directory:
         here, there = f"{directory}/here.pte", f"{directory}/capped.pte"
-        print("exported here, the blob's header:", child("--export", here).stdout.strip())
+        print("exported here, the blob's header:", export(here))
         header = child("--export", there, environment=capped).stdout.strip()
         print(f"exported capped at {lower}, its header:", header)
         loads = {"here": child("--run", here).stdout.split("\n"),
@@ -106,7 +106,7 @@ if __name__ == "__main__":
     if sys.argv[1:] in (["-h"], ["--help"]):
         print(__doc__)
     elif len(sys.argv) == 3 and sys.argv[1] == "--export":  # a child, started by main()
-        export(sys.argv[2])
+        print(export(sys.argv[2]))
     elif len(sys.argv) >= 3 and sys.argv[1] == "--run":  # a child, started by main()
         run(*sys.argv[2:])
     elif sys.argv[1:]:

@@ -1,5 +1,5 @@
 """repro/executorch_path.py given bad input, run as users run it: one line, exit 2, before any case runs, and
-the programs already in --save-dir kept unless --force says otherwise."""
+the programs already in --save-dir kept without --force (overwritten with it: test_executorch_path_command.py)."""
 
 import pytest
 
@@ -21,13 +21,6 @@ def test_programs_already_saved_are_not_overwritten_without_force(tmp_path):
     assert_one_line(result, 2, f"--save-dir: {tmp_path} already holds 1 of the programs this run writes "
                                f"({SAVED}): give another folder, or --force to overwrite them")
     assert digests(tmp_path) == before
-
-
-def test_force_overwrites_them(tmp_path):
-    (tmp_path / SAVED).write_bytes(b"a program saved earlier")
-    result = run_script("--case", "upstream_clone_sin", "--save-dir", tmp_path, "--force")
-    assert result.returncode in (0, 1), result.stderr[-2000:]
-    assert (tmp_path / SAVED).read_bytes()[4:8] == b"ET12"
 
 
 @pytest.mark.parametrize(("arguments", "says"), [

@@ -17,18 +17,26 @@ executorch_path = pytest.importorskip("repro.executorch_path")
 pytestmark = pytest.mark.executorch
 
 
-def run_script(*args, **env):
-    return run_cli("python", REPRO / "executorch_path.py", *args, env={**os.environ, **env})
+def run_script(*args):
+    return run_cli("python", REPRO / "executorch_path.py", *args)
+
+
+SAVED_EARLIER = b"a program saved earlier"
 
 
 @pytest.fixture
 def stock_run(shared_dir, once_per_run):
-    """One run of the script as a user runs it, stock partitioner: JSON on stdout, every .pte saved; made once
-    per test run; (result, save folder)."""
+    """One run of the script as a user runs it, stock partitioner: JSON on stdout, every .pte saved into a folder
+    that already holds one of them, overwritten as --force says; made once per test run; (result, save folder)."""
     saved = shared_dir / "executorch_path-stock_run"
+
+    def save_a_program_earlier():
+        saved.mkdir()
+        (saved / "upstream_clone_sin.stock.pte").write_bytes(SAVED_EARLIER)
+
     cases = [item for case in ["upstream_clone_sin", "conv_channels_last_input"] for item in ("--case", case)]
     result = cli_run_once(once_per_run, "executorch_path-stock_run", "python", REPRO / "executorch_path.py",
-                          "--json", *cases, "--save-dir", saved)
+                          "--json", *cases, "--save-dir", saved, "--force", before=save_a_program_earlier)
     return result, saved
 
 
@@ -44,24 +52,36 @@ def test_script_json_and_saved_pte(stock_run):
     assert {load: run["outcome"] for load, run in record["runs"].items()} == {"bytes": "wrong", "path": "wrong"}
     assert report["counts"] == json.loads(json.dumps(outcome_counts(report["cases"])))
     assert report["counts"]["bytes"]["wrong"] == 2, "the copy and the channels-last conv"
-    assert (saved / "upstream_clone_sin.stock.pte").read_bytes()[4:8] == b"ET12"
+    assert (saved / "conv_channels_last_input.stock.pte").read_bytes()[4:8] == b"ET12"
 
 
-def test_unloadable_openvino_library_exits_125(tmp_path):
-    result = run_script("--case", "clone_only", OPENVINO_LIB_PATH=str(tmp_path / "missing.so"))
-    assert result.returncode == ExitStatus.UNTESTABLE
-    assert "COULD NOT TEST: cannot load OPENVINO_LIB_PATH" in result.stderr
+def test_force_overwrites_the_programs_saved_earlier(stock_run):
+    """(Without --force the run stops before any case: ``test_executorch_path_bad_input.py``.)"""
+    _, saved = stock_run
+    assert (saved / "upstream_clone_sin.stock.pte").read_bytes()[4:8] == b"ET12", "still the earlier bytes"
 
 
-def test_the_script_hides_the_import_chatter_unless_verbose(stock_run, tmp_path):
-    """What the export stack prints on import is hidden (the stock run's stderr), and shown with -v: a run that
-    stops right after the imports (no OpenVINO library to load) prints it. The chatter comes only while importing
-    (``repro/harness/quiet.py``), so the imports are all the verbose run needs."""
+@pytest.fixture
+def unloadable_run(shared_dir, once_per_run):
+    """The script with -v where OPENVINO_LIB_PATH names no library: it stops right after its imports; made once
+    per test run."""
+    return cli_run_once(once_per_run, "executorch_path-unloadable_run", "python", REPRO / "executorch_path.py",
+                        "-v", "--case", "clone_only",
+                        env={**os.environ, "OPENVINO_LIB_PATH": str(shared_dir / "missing.so")})
+
+
+def test_unloadable_openvino_library_exits_125(unloadable_run):
+    assert unloadable_run.returncode == ExitStatus.UNTESTABLE, unloadable_run.stderr[-2000:]
+    assert "COULD NOT TEST: cannot load OPENVINO_LIB_PATH" in unloadable_run.stderr
+
+
+def test_the_script_hides_the_import_chatter_unless_verbose(stock_run, unloadable_run):
+    """What the export stack prints on import is hidden (the stock run's stderr), and shown with -v (the run that
+    stops right after the imports prints it). The chatter comes only while importing (``repro/harness/quiet.py``),
+    so the imports are all the verbose run needs."""
     quiet, _ = stock_run
-    verbose = run_script("-v", "--case", "clone_only", OPENVINO_LIB_PATH=str(tmp_path / "missing.so"))
-    assert verbose.returncode == ExitStatus.UNTESTABLE, verbose.stderr[-2000:]
     assert [line for line in quiet.stderr.splitlines() if THIRD_PARTY_NOISE.search(line)] == []
-    assert THIRD_PARTY_NOISE.search(verbose.stderr), "with -v the chatter is shown"
+    assert THIRD_PARTY_NOISE.search(unloadable_run.stderr), "with -v the chatter is shown"
 
 
 def usage_error(capsys, *arguments):
