@@ -91,7 +91,7 @@ def run_all(folders):
                                check=False)
         if not child.returncode:
             break
-        reached = child.stdout.split() or remaining[:1]
+        reached = [line for line in child.stdout.splitlines() if line in remaining] or remaining[:1]
         error = [line for line in child.stderr.splitlines() if "error" in line.lower()][-1:]
         aborted[reached[-1]] = error[0].strip() if error else f"exit {child.returncode}"
         remaining = remaining[remaining.index(reached[-1]) + 1:]

@@ -6,11 +6,10 @@ result, ``crashed: SIGSEGV``, and the next program gets a fresh process. The chi
 and ExecuTorch's runtime once (about 2 s of CPU; without ``executorch.exir``, which the runtime's
 pybindings import and which took 5 s more: ``runtime_import``) and then forks a worker that serves
 program after program; when a worker dies, the child says how and forks the next. A crash so costs a
-fork, not an import: on 2026.4.1 most stock
-programs crash by path, and re-importing for each was a fifth of the gate's CPU time. A worker is a
-process that has imported the runtime and touched nothing else (no OpenVINO core exists before the
-fork: OpenVINO is loaded by the first program a worker runs), so it loads a program as a fresh
-process would.
+fork, not an import: on 2026.4.1 most stock programs crash by path, and re-importing for each was a
+fifth of the gate's CPU time. A worker is a process that has imported the runtime and touched nothing
+else (no OpenVINO core exists before the fork: OpenVINO is loaded by the first program a worker runs),
+so it loads a program as a fresh process would.
 
 The ways a program is loaded (``LOADS``):
 
