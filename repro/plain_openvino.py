@@ -51,6 +51,7 @@ from __future__ import annotations  # the types name numpy and openvino, which m
 
 import argparse
 import importlib
+import importlib.metadata
 import json
 import platform
 import re
@@ -75,11 +76,6 @@ try:
     IMPORT_ERROR = None
 except Exception:  # any failure to import is "could not test", with the full traceback
     IMPORT_ERROR = traceback.format_exc()
-
-try:
-    import torch
-except Exception:
-    torch = None
 
 EXIT_OK, EXIT_BUG, EXIT_UNTESTABLE = 0, 1, 125
 # Sets the tensors of a compiled model in the given order and infers: (compiled model, [(port kind, index,
@@ -205,21 +201,31 @@ def error_run(api: str, name: str, order: str, device: str = "CPU",
 
 # --- The same bug from torch copy ops (optional) ---------------------------------
 
-TORCH_COPIES = {
-    "torch:clone": lambda x: x.clone(),
-    "torch:detach": lambda x: x.detach(),
-    "torch:full_slice": lambda x: x[:, :],
-    "torch:clone_clone": lambda x: x.clone().clone(),
-    "torch:alias_copy": lambda x: torch.ops.aten.alias_copy(x),  # noqa: PLW0108 (torch may be None)
+# {name: copy(torch, x)}
+TORCH_COPIES: dict[str, Callable[[ModuleType, Any], Any]] = {
+    "torch:clone": lambda torch, x: x.clone(),
+    "torch:detach": lambda torch, x: x.detach(),
+    "torch:full_slice": lambda torch, x: x[:, :],
+    "torch:clone_clone": lambda torch, x: x.clone().clone(),
+    "torch:alias_copy": lambda torch, x: torch.ops.aten.alias_copy(x),
 }
 
 
-def convert_torch_copy(copy: Callable[[torch.Tensor], torch.Tensor]) -> ov.Model:
+def import_torch() -> ModuleType | None:
+    """torch, or None where it cannot be imported. Imported only for these models, so ``--help``, a usage error
+    and the C and C++ parts do not wait the seconds torch takes to import."""
+    try:
+        return importlib.import_module("torch")
+    except Exception:
+        return None
+
+
+def convert_torch_copy(torch: ModuleType, copy: Callable[[ModuleType, Any], Any]) -> ov.Model:
     """torch.export a module returning ``(copy(x), sin(copy(x)))``, as ExecuTorch sees it."""
 
     class CopyThenSin(torch.nn.Module):
-        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-            y = copy(x)
+        def forward(self, x: Any) -> tuple[Any, Any]:
+            y = copy(torch, x)
             return y, torch.sin(y)
 
     with warnings.catch_warnings():  # torch.export's own deprecation notice, printed on every export
@@ -257,12 +263,20 @@ def distribution() -> str | None:
         return None
 
 
+def installed_version(name: str) -> str | None:
+    """The version pip installed, read without importing it (torch is imported only when its models run)."""
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
 def environment(core: ov.Core) -> dict[str, Any]:
     return {
         "python": platform.python_version(),
         "openvino": ov.get_version(),
         "numpy": np.__version__,
-        "torch": torch.__version__ if torch else None,
+        "torch": installed_version("torch"),
         "os": platform.platform(),
         "distribution": distribution(),
         "cpu": core.get_property("CPU", "FULL_DEVICE_NAME"),
@@ -338,12 +352,13 @@ def collect(core: ov.Core,
             runs.append(run_case("python", "param_result_and_sin", target, "inputs_first", device=label))
         except Exception:
             runs.append(error_run("python", "param_result_and_sin", "inputs_first", device=label))
+    torch = import_torch()
     if torch is None:
         skipped.append({"part": "torch", "reason": "torch is not importable"})
         return runs, skipped, cpp_output
     for name, copy in TORCH_COPIES.items():
         try:
-            runs.append(run_case("python", name, core.compile_model(convert_torch_copy(copy), "CPU"),
+            runs.append(run_case("python", name, core.compile_model(convert_torch_copy(torch, copy), "CPU"),
                                  "inputs_first"))
         except Exception:
             runs.append(error_run("python", name, "inputs_first"))

@@ -197,6 +197,22 @@ def test_c_script_alone_reports_only_c_runs(in_process):
     assert {run["api"] for run in report["runs"]} == {"c"}
 
 
+@pytest.mark.parametrize(("script", "arguments"), [("plain_openvino_c.py", ["--json"]),
+                                                   ("plain_openvino.py", ["--api", "fortran"])],
+                         ids=["c_part_alone", "usage_error"])
+def test_torch_is_imported_only_for_the_models_converted_from_torch(script, arguments):
+    """The C part alone, the C++ part and a usage error never need torch: they do not wait the seconds its import
+    takes (a run by path, as a maintainer runs the reproducer, then asked which modules it loaded)."""
+    path = str(REPRO.with_name(script))
+    code = (f"import runpy, sys; sys.argv = [{path!r}, *{arguments!r}]; sys.path[0] = {str(REPRO.parent)!r}\n"
+            f"try:\n    runpy.run_path({path!r}, run_name='__main__')\n"
+            "finally:\n    print('torch imported' if 'torch' in sys.modules else 'torch not imported', "
+            "file=sys.stderr)")
+    result = run_script("-c", code)
+    assert result.stderr.rstrip().endswith("torch not imported"), result.stderr[-2000:]
+    assert result.returncode in (plain.EXIT_BUG, 2), result.stderr[-2000:]
+
+
 @pytest.fixture
 def broken_package(tmp_path):
     """A stand-in package that fails to import, shadowing the real one."""
