@@ -207,8 +207,9 @@ def c_part_exit():
     ("plain_openvino.py", ["--api", "fortran"], 2),
 ], ids=["c_part_alone", "usage_error"])
 def test_torch_is_imported_only_for_the_models_converted_from_torch(script, arguments, exit_code):
-    """The C part alone, the C++ part and a usage error never need torch: they do not wait the seconds its import
-    takes (a run by path, as a maintainer runs the reproducer, then asked which modules it loaded)."""
+    """The C and C++ parts and a usage error never need torch, so they do not wait the seconds its import takes:
+    the C part alone and a usage error, each run by path as a maintainer runs the reproducer, then asked which
+    modules it loaded (the C++ part starts from the same module as the C part)."""
     path = str(REPRO.with_name(script))
     code = (f"import runpy, sys; sys.argv = [{path!r}, *{arguments!r}]; sys.path[0] = {str(REPRO.parent)!r}\n"
             f"try:\n    runpy.run_path({path!r}, run_name='__main__')\n"
