@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from tests.gate_runs import read_record
+from tests.gate_runs import OUTCOMES, read_record
 from workaround.checker.command_line import OneLineErrors
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -144,8 +144,10 @@ def run_key(env: str, cpu_class: str) -> str:
 
 def gate_run(key: str, field: str) -> str:
     """A field of the last run recorded under ``key`` (``run_key``); ``budget`` says whether its time was within
-    the env's budget (the same minutes on every host)."""
+    the env's budget (the same minutes on every host), ``tests`` how many tests it ran (every outcome counted)."""
     run = read_record(GATE_RUNS)[key]
+    if field == "tests":
+        return str(sum(run[outcome] for outcome in OUTCOMES))
     if field == "budget":
         budget = BUDGET_MINUTES[key.partition("@")[0]]
         return f"{'within' if run['seconds'] <= budget * 60 else 'over'} its {budget}-minute budget"

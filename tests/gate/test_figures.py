@@ -34,11 +34,13 @@ def test_a_recorded_gate_run_is_kept_under_its_hosts_class_beside_the_others(tmp
     other = {"ov2026.4": "ov2026.4@avx2", "ov2026.4@avx2": "ov2026.4"}[key]
     figures.GATE_RUNS.write_text(json.dumps({other: {"seconds": 1.0}}))
     summary = tmp_path / "ov2026.4.json"
-    summary.write_text(json.dumps({"env": "ov2026.4", "cpu_class": cpu_class, "seconds": 361.0}))
+    counts = {"passed": 5, "failed": 0, "skipped": 2, "xfailed": 3, "xpassed": 0, "error": 0}
+    summary.write_text(json.dumps({"env": "ov2026.4", "cpu_class": cpu_class, "seconds": 361.0, **counts}))
     figures.record_gate(summary)
     assert json.loads(figures.GATE_RUNS.read_text()) == {other: {"seconds": 1.0},
-                                                         key: {"cpu_class": cpu_class, "seconds": 361.0}}
+                                                         key: {"cpu_class": cpu_class, "seconds": 361.0, **counts}}
     assert figures.current(f"gate.{key}.minutes") == "6 min 1 s"
+    assert figures.current(f"gate.{key}.tests") == "10"
     assert figures.current(f"gate.{key}.budget") == "over its 6-minute budget"
 
 
