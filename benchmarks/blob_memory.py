@@ -24,6 +24,7 @@ import tempfile
 from pathlib import Path
 
 from repro.harness import executorch_patches as patches
+from repro.harness.mmap_module_runner import build_runner
 
 RUNNER = Path(__file__).with_name("blob_memory_runner.cpp")
 FEATURES = 4096  # Linear(4096, 4096): 64 MiB of float32 weights
@@ -56,14 +57,6 @@ def export(folder):
         (Path(folder) / "expected_sum").write_text(str(float(model(x).sum())))
 
 
-def build_runner(wheel, output):
-    # An executable, not a library: the runner links the backend (its static registration) and the runtime.
-    command = [part for part in patches.build_command("g++", wheel, RUNNER, output)
-               if part not in ("-shared", "-fPIC", "-lexecutorch", "-ldl")]
-    command += ["-Wl,--no-as-needed", "-lexecutorch_backend_openvino", "-lexecutorch", f"-Wl,-rpath,{wheel}/lib"]
-    subprocess.run(command, check=True, capture_output=True, text=True)
-
-
 def run_once(runner, program, loader, library, libopenvino_c):
     env = patches.with_search_paths(library_path=library,
                                     base={"OPENVINO_LIB_PATH": libopenvino_c, "PATH": "/usr/bin"})
@@ -89,7 +82,7 @@ def measure(python, source, repeats, folder):
                  "blob-lifetime": patches.build_backend(source, folder / "blob-lifetime",
                                                         patches.patch_files(patches.BLOB_LIFETIME), wheel=wheel)}
     runner = folder / "runner"
-    build_runner(wheel, runner)
+    build_runner(wheel, RUNNER, runner)
     runs = []
     for fix, library, program in FIXES:
         for loader in LOADERS:

@@ -14,7 +14,9 @@ both for the process (until ``uninstall()``):
   dim order, and partitions the stock rule made, are compiled by the stock preprocess, untouched);
 - the delegates it makes keep their OpenVINO blobs inline in the program, so the program is
   safe to load by path on OpenVINO 2026.4 (``workaround.partitioner.inline_blobs``, hooking
-  ``to_executorch``, which acts only on programs whose OpenVINO delegates this rule made).
+  ``to_executorch``, which acts only on programs whose OpenVINO delegates this rule made); past 1 GiB of
+  constants the largest stay in ExecuTorch's constant segment and reach the delegate as inputs, so a program
+  of any size stays under the flatbuffer's 2 GiB (``workaround.partitioner.large_constants``).
 
 For scripts you cannot edit, ``install()`` (undone by ``uninstall()``) or the
 ``copy_safe_openvino()`` context manager make every ``OpenvinoPartitioner`` apply
@@ -37,6 +39,7 @@ from workaround.partitioner.boundary_dim_orders import BOUNDARY_DIM_ORDERS
 from workaround.partitioner.delegate_limits import may_cross_a_boundary_it_cannot
 from workaround.partitioner.exclusion import TAG, hand_back_unsafe_nodes
 from workaround.partitioner.inline_blobs import INLINE_BLOBS
+from workaround.partitioner.large_constants import keep_large_constants_out_of_blobs
 from workaround.partitioner.llm_pipeline import patches as llm_pipeline_patches
 from workaround.partitioner.method_patch import MethodPatch
 from workaround.partitioner.openvino_differences import EXACT_WHEN_KEPT, never_handed_back_for_its_dtype
@@ -78,6 +81,7 @@ def _partition_by_the_rules(stock: OpenvinoPartitioner, exported_program: Export
     with sizes_read_in_the_delegate(stock, exported_program):
         result = PARTITION_RULE.stock(stock, exported_program)
     tags = hand_back_unsafe_nodes(result.tagged_exported_program, result.partition_tags, special_values, runtime)
+    keep_large_constants_out_of_blobs(result.tagged_exported_program)
     # What the checker reads back (workaround.contract.delegate_specs), and what install() was given for every
     # partition.
     added = [CompileSpec(GUARDED_KEY, GUARDED_BY), *_INSTALLED_COMPILE_SPECS]

@@ -16,7 +16,10 @@ marked OpenVINO delegate with ``ExecutorchBackendConfig(extract_delegate_segment
 rest of the caller's config kept as given. Every other program is serialized exactly as before,
 so the rule follows the partitioner, not the order in which a process did things.
 Measured cost: none beyond noise (docs/measurements.md, `by_path_cost`). Limit: flatbuffers
-cap a program at 2 GiB, so a model whose OpenVINO blobs come near that cannot be kept inline.
+cap a program at 2 GiB. The partitioner keeps each method's blobs under 1 GiB of constants by leaving the largest
+in ExecuTorch's constant segment (``workaround.partitioner.large_constants``); a program whose blobs still pass
+``INLINE_LIMIT`` (constants it could not leave out, or many methods) is refused here in one line
+(``ProgramTooLargeError``) before serializing, never with flatbuffers' traceback from the middle of it.
 
 The same hook drops the 0-size constants such a program's delegates left unused
 (``workaround.partitioner.empty_constants``), the other reason a program can load from bytes but not by path.
@@ -44,9 +47,38 @@ def has_marked_openvino_delegate(edge_program_manager: EdgeProgramManager) -> bo
                for module in edge_program_manager.exported_program(name).graph_module.modules())
 
 
+# What the blobs may take of the flatbuffer's 2**31 - 1 bytes: the rest of the program (its plans, tensors' metadata,
+# operator names) is a few MiB even for an LLM.
+INLINE_LIMIT = (1 << 31) - (64 << 20)
+WAY_OUT = ("keep fewer constants in OpenVINO (float32/float16/int8 ones of 1 MiB or more are left out on their "
+           "own), or export with workaround.uninstall() (blobs in segments) and load with ExecuTorch's runtime "
+           "rebuilt with the blob-lifetime fix: python -m repro.harness.executorch_patches build DIR --source "
+           "EXECUTORCH_CHECKOUT")
+
+
+class ProgramTooLargeError(ValueError):
+    """The program's OpenVINO blobs cannot all be kept inline: the flatbuffer would pass 2 GiB."""
+
+
+def openvino_blob_bytes(edge_program_manager: EdgeProgramManager) -> int:
+    return sum(len(module.processed_bytes)
+               for name in edge_program_manager.methods
+               for module in edge_program_manager.exported_program(name).graph_module.modules()
+               if isinstance(module, LoweredBackendModule) and module.backend_id == OPENVINO_BACKEND)
+
+
+def refuse_past_the_flatbuffer_limit(edge_program_manager: EdgeProgramManager) -> None:
+    size = openvino_blob_bytes(edge_program_manager)
+    if size > INLINE_LIMIT:
+        raise ProgramTooLargeError(
+            f"the program's OpenVINO blobs take {size} bytes ({size / 2**30:.2f} GiB), over the {INLINE_LIMIT} "
+            f"bytes a flatbuffer (2 GiB at most) can hold inline, where a blob is safe to load by path: {WAY_OUT}")
+
+
 def _to_executorch_with_inline_openvino_blobs(  # returns an ExecutorchProgramManager (ExecuTorch is untyped)
         self: EdgeProgramManager, config: ExecutorchBackendConfig | None = None) -> Any:
     if has_marked_openvino_delegate(self):
+        refuse_past_the_flatbuffer_limit(self)
         config = dataclasses.replace(config or ExecutorchBackendConfig(), extract_delegate_segments=False)
         for name in self.methods:
             drop_unused_empty_constants(self.exported_program(name))

@@ -1,0 +1,130 @@
+"""A program past the flatbuffer's 2 GiB, as a new user makes one: nine ``Linear(8192, 8192)`` with biases, float32,
+2.25 GiB of weights, one OpenVINO delegate; exported and run each in a child of its own, which reports its peak
+memory (a model this size is what memory is measured on, and what a crash must not take down).
+
+    python -m repro.harness.large_program export LOWERING FOLDER   # program.pte, input.bin, eager.bin, export.json
+    python -m repro.harness.large_program run LOAD FOLDER          # one JSON line: the run's difference, peak
+
+``LOAD`` is ``path`` or ``bytes`` (``Runtime.load_program``, as ``repro.harness.program_runner`` loads); the C++
+``Module``'s mmap load is ``repro.harness.mmap_module_runner``. Input and eager's output are raw float32, so the
+C++ runner reads them as they are.
+"""
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from repro.harness.program_runner import PROJECT, how_it_ended
+
+FEATURES, LAYERS = 8192, 9
+WEIGHT_BYTES = LAYERS * (FEATURES * FEATURES + FEATURES) * 4
+PROGRAM, INPUT, EAGER, EXPORT_RECORD = "program.pte", "input.bin", "eager.bin", "export.json"
+CHILD_TIMEOUT = 1200
+
+
+@dataclass(frozen=True)
+class ExportRecord:
+    lowering: str
+    error: str | None  # the last line of what the export raised, or how its process ended
+    seconds: float | None = None
+    peak_bytes: int | None = None  # the export process's peak resident memory
+    file_bytes: int | None = None
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    load: str
+    error: str | None  # what the runtime raised, or how the process ended (crashed: SIGSEGV)
+    max_abs_difference: float | None = None  # against eager, over every output value
+    peak_bytes: int | None = None
+
+
+def peak_bytes() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def model():
+    import torch
+
+    torch.manual_seed(0)
+    layers = [torch.nn.Linear(FEATURES, FEATURES) for _ in range(LAYERS)]
+    with torch.no_grad():  # weights of the default init's scale, so that values stay of order 1 through 9 layers
+        for layer in layers:
+            layer.weight.normal_(0.0, FEATURES ** -0.5)
+    return torch.nn.Sequential(*layers).eval()
+
+
+def export(lowering: str, folder: Path) -> ExportRecord:
+    """The model lowered as ``lowering`` (``repro.harness.lowerings``) and serialized, in this process."""
+    import torch
+    from executorch.exir import to_edge_transform_and_lower
+
+    from repro.harness.lowerings import LOWERINGS
+
+    started = time.monotonic()
+    module, x = model(), torch.randn(1, FEATURES, generator=torch.Generator().manual_seed(1))
+    with torch.no_grad():
+        expected = module(x)
+    x.numpy().tofile(folder / INPUT)
+    expected.numpy().tofile(folder / EAGER)
+    partitioner, _ = LOWERINGS[lowering].make()
+    try:
+        edge = to_edge_transform_and_lower(torch.export.export(module, (x,)), partitioner=[partitioner])
+        with (folder / PROGRAM).open("wb") as file:
+            edge.to_executorch().write_to_file(file)
+    except Exception as exception:  # a refusal or a failure to serialize is the finding
+        lines = str(exception).strip().splitlines() or [""]
+        return ExportRecord(lowering, f"{type(exception).__name__}: {lines[-1][:400]}")
+    return ExportRecord(lowering, None, round(time.monotonic() - started, 1), peak_bytes(),
+                        (folder / PROGRAM).stat().st_size)
+
+
+def run(load: str, folder: Path) -> RunRecord:
+    """The program loaded as ``load`` and run once on the input, in this process."""
+    import numpy as np
+    import torch
+
+    from repro.harness.runtime_import import import_runtime_without_the_compiler
+
+    import_runtime_without_the_compiler()
+    from executorch.runtime import Runtime
+
+    x = torch.from_numpy(np.fromfile(folder / INPUT, dtype=np.float32).reshape(1, FEATURES))
+    expected = np.fromfile(folder / EAGER, dtype=np.float32)
+    data = (folder / PROGRAM).read_bytes() if load == "bytes" else str(folder / PROGRAM)
+    program = Runtime.get().load_program(data)  # `data` and `program` stay referenced while the method runs
+    try:
+        output = program.load_method("forward").execute([x])[0]
+    except RuntimeError as error:
+        return RunRecord(load, f"RuntimeError: {str(error).splitlines()[-1][:300]}", peak_bytes=peak_bytes())
+    difference = float(np.abs(output.numpy().reshape(-1) - expected).max())
+    return RunRecord(load, None, difference, peak_bytes())
+
+
+def in_child(command: str, choice: str, folder: Path, environment: dict[str, str] | None = None) -> dict:
+    """``python -m repro.harness.large_program COMMAND CHOICE FOLDER`` in a child; its record, or one saying how
+    the child ended when it wrote none (a crash by path is a row, not the end of the caller)."""
+    done = subprocess.run([sys.executable, "-m", "repro.harness.large_program", command, choice, str(folder)],
+                          cwd=PROJECT, capture_output=True, text=True, timeout=CHILD_TIMEOUT, check=False,
+                          env={**os.environ, **(environment or {}), "PYTHONPATH": os.pathsep.join(
+                              filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))})
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode == 0 and lines:
+        return json.loads(lines[-1])
+    tail = " / ".join(done.stderr.strip().splitlines()[-2:])[:300]
+    return {"error": f"{how_it_ended(done.returncode)}: {tail}"}
+
+
+def main(argv: list[str]) -> None:
+    command, choice, folder = argv[0], argv[1], Path(argv[2])
+    record = export(choice, folder) if command == "export" else run(choice, folder)
+    print(json.dumps(asdict(record)), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
