@@ -125,7 +125,7 @@ def operator_names(value: str) -> frozenset[str]:
             raise ArgumentTypeError(f"no ExecuTorch runtime is installed here ({error}): name a file") from None
         return installed_operators()
     try:
-        text = read_pte(Path(value)).decode()
+        text = bytes(read_pte(Path(value))).decode()
     except (UnreadableFile, UnicodeDecodeError) as error:
         raise ArgumentTypeError(f"{value}: not a text file of operator names ({error})") from None
     names = [line.split("#")[0].strip() for line in text.splitlines()]

@@ -64,7 +64,7 @@ from workaround.checker import compatibility_stamp
 from workaround.checker.blob_differences import exported_model_findings, semantics_findings
 from workaround.checker.finding_kinds import FindingKind
 from workaround.checker.pte import reader
-from workaround.checker.pte.file import read_pte
+from workaround.checker.pte.file import ProgramData, read_pte
 from workaround.checker.pte.verifier import MalformedProgram
 from workaround.contract.boundary_marks import INPUT_MARK, OUTPUT_MARK, read_mark
 from workaround.contract.delegate_specs import GUARDED_KEY
@@ -420,9 +420,14 @@ def check_program(program: "ExecutorchProgramManager | bytes | bytearray | str |
     ``target_cpu`` (a class of ``compatibility_stamp.ISA_OF_CLASS``), loading there rather than here. Raises
     MalformedProgram for an inconsistent program, UnreadableFile for a path that is not a regular file."""
     name = str(program) if isinstance(program, str | Path) else "PROGRAM.pte"
+    data: ProgramData
     if isinstance(program, str | Path):
-        program = read_pte(Path(program))
-    contents = reader.read(bytes(program if isinstance(program, bytes | bytearray) else program.buffer))
+        data = read_pte(Path(program))
+    elif isinstance(program, bytes | bytearray):
+        data = bytes(program)
+    else:
+        data = program.buffer
+    contents = reader.read(data)
     checked = checked_program(contents, runtime_operators, target_cpu, name)
     if checked.not_opened:
         raise BlobNotOpened(checked.not_opened[0])

@@ -7,10 +7,11 @@ program beside the old; torch-free, like ``openvino-pte-check``.
 
 It vouches for a stamp it knows (version 1, ``meta=1.0``) of the target's OpenVINO release: a blob compiled by
 another release is refused, since only the release that compiled it is known to read its body. With no
-``--target-cpu`` the target is this host, and every rewritten blob is imported here before the file is written.
+``--target-cpu`` the target is this host, and every rewritten blob is imported here before the file takes its name.
 """
 
 import os
+import stat
 import tempfile
 from argparse import ArgumentTypeError
 from collections.abc import Callable
@@ -18,7 +19,8 @@ from pathlib import Path
 
 from workaround.checker import compatibility_stamp, restamping
 from workaround.checker.command_line import EXIT_USAGE, OneLineErrors, Report, guarded
-from workaround.checker.pte.file import UnreadableFile, read_pte
+from workaround.checker.pte import reader
+from workaround.checker.pte.file import ProgramData, UnreadableFile, read_pte
 from workaround.checker.pte.verifier import MalformedProgram
 
 PROGRAM = "openvino-pte-restamp"
@@ -59,7 +61,7 @@ def vouched(text_for: Callable[[compatibility_stamp.Stamp], str]) -> Callable[[c
     return checked
 
 
-def imported_here(pte: bytes) -> None:
+def imported_here(pte: ProgramData) -> None:
     """Each OpenVINO blob of ``pte`` imported by this host's OpenVINO, as the runtime will."""
     import openvino as ov
 
@@ -79,12 +81,19 @@ def imported_here(pte: bytes) -> None:
             raise Refused(f"OpenVINO delegate {index} does not import here even restamped: {reason}") from None
 
 
-def write_new(path: Path, data: bytes, force: bool) -> None:
-    """``data`` at ``path`` whole or not at all; an existing file replaced only with ``force``."""
+def write_new(path: Path, parts: list[restamping.Part], force: bool, mode: int,
+              check: Callable[[Path], None]) -> None:
+    """``parts`` one after the other at ``path``, whole or not at all: written to a temporary file beside it, which
+    ``check`` reads back (and may refuse), with the permission bits ``mode`` (the source's: ``mkstemp`` makes a
+    file only its owner can read, and a runtime service of another user could not load the model); an existing
+    file replaced only with ``force``."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
+        os.fchmod(handle, stat.S_IMODE(mode))
         with os.fdopen(handle, "wb") as file:
-            file.write(data)
+            for part in parts:
+                file.write(part)
+        check(Path(temporary))
         if force:
             os.replace(temporary, path)
         else:
@@ -94,20 +103,28 @@ def write_new(path: Path, data: bytes, force: bool) -> None:
             os.unlink(temporary)
 
 
+def read_back(target: str) -> Callable[[Path], None]:
+    """What the written program must pass before it takes its name: read back whole, and imported by this host's
+    OpenVINO when it is to load here."""
+    def check(written: Path) -> None:
+        program = read_pte(written)
+        reader.read(program)
+        if target == HERE:
+            imported_here(program)
+    return check
+
+
 def restamp_file(source: Path, output: Path, target: str, force: bool) -> Report:
     try:
-        rewritten, changes = restamping.restamp(read_pte(source), vouched(target_text(target)))
-        if target == HERE:
-            imported_here(rewritten)
+        parts, changes = restamping.restamped_parts(read_pte(source), vouched(target_text(target)))
+        if not changes:
+            return Report(0, [f"{source}: no OpenVINO blob is stamped: it loads on every CPU class as it is; "
+                              "nothing written"], [])
+        write_new(output, parts, force, source.stat().st_mode, read_back(target))
     except Refused as refusal:
         return Report(EXIT_REFUSED, [], [f"{PROGRAM}: {source}: refused: {refusal}; nothing written"])
     except (UnreadableFile, MalformedProgram) as error:
         return Report(EXIT_USAGE, [], [f"{PROGRAM}: {source}: not a program it can read: {error}"])
-    if not changes:
-        return Report(0, [f"{source}: no OpenVINO blob is stamped: it loads on every CPU class as it is; nothing "
-                          "written"], [])
-    try:
-        write_new(output, rewritten, force)
     except FileExistsError:
         return Report(EXIT_USAGE, [], [f"{PROGRAM}: {output} exists (written meanwhile): pass --force to replace "
                                        "it"])

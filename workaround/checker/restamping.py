@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from flatbuffers import number_types
 from flatbuffers.table import Table
 
+from workaround.checker.pte.file import ProgramData
 from workaround.checker import compatibility_stamp
 from workaround.checker.pte import reader, verifier
 from workaround.checker.pte.flatbuffer_table import Node
@@ -92,10 +93,24 @@ def _openvino_references(program: Node) -> list[tuple[int, int]]:
     return found
 
 
-def restamp(pte: bytes, text_for: Callable[[compatibility_stamp.Stamp], str]) -> tuple[bytes, list[Restamped]]:
-    """``pte`` with each stamped OpenVINO blob's stamp text replaced by ``text_for(stamp)`` (and what changed);
-    a blob without a stamp is left as it is. Raises ``MalformedProgram`` for a file that is not a program, and
-    ``CannotRestamp`` where the file cannot be rewritten."""
+Part = bytes | memoryview  # a stretch of the rewritten file: new bytes, or a view of the source's
+
+
+def restamp(pte: ProgramData, text_for: Callable[[compatibility_stamp.Stamp], str]) -> tuple[bytes, list[Restamped]]:
+    """``pte`` with each stamped OpenVINO blob's stamp text replaced by ``text_for(stamp)`` (and what changed),
+    read back before it is returned; ``restamped_parts`` says what is rewritten and how. A blob without a stamp is
+    left as it is. Raises ``MalformedProgram`` for a file that is not a program, and ``CannotRestamp`` where the
+    file cannot be rewritten."""
+    parts, changes = restamped_parts(pte, text_for)
+    rewritten = b"".join(parts)
+    reader.read(rewritten)
+    return rewritten, changes
+
+
+def restamped_parts(pte: ProgramData, text_for: Callable[[compatibility_stamp.Stamp], str]
+                    ) -> tuple[list[Part], list[Restamped]]:
+    """The rewritten file as the parts to write one after the other, each segment that does not change a view of
+    ``pte``'s: a multi-GB program (its weights in segments) is written without a copy of it in memory."""
     reader.read(pte)  # every extent, index and name the rewrite follows is verified first
     layout = verifier.layout(pte)
     flatbuffer = bytearray(pte[:layout.program_size])
@@ -121,9 +136,7 @@ def restamp(pte: bytes, text_for: Callable[[compatibility_stamp.Stamp], str]) ->
     for index, blob in new_inline.items():
         _place_inline(flatbuffer, inline[index].table, blob)
     segment_region = _placed_segments(pte, layout, segments, new_segments, flatbuffer)
-    rewritten = _assembled(pte, layout, flatbuffer, segment_region)
-    reader.read(rewritten)
-    return rewritten, changes
+    return _assembled(pte, layout, flatbuffer, segment_region), changes
 
 
 def _place_inline(flatbuffer: bytearray, data: Table, blob: bytes) -> None:
@@ -142,22 +155,25 @@ def _place_inline(flatbuffer: bytearray, data: Table, blob: bytes) -> None:
     flatbuffer[field:field + 4] = (start - 4 - field).to_bytes(4, "little")
 
 
-def _placed_segments(pte: bytes, layout: Layout, segments: list[Node], new: dict[int, bytes],
-                     flatbuffer: bytearray) -> bytes:
-    """The segment region with each segment's new bytes, later ones moved to keep their alignment; the
+def _placed_segments(pte: ProgramData, layout: Layout, segments: list[Node], new: dict[int, bytes],
+                     flatbuffer: bytearray) -> list[Part]:
+    """The segment region's parts with each segment's new bytes, later ones moved to keep their alignment; the
     ``DataSegment`` fields in ``flatbuffer`` updated."""
+    source = memoryview(pte)
     if not segments:
-        return pte[layout.segment_base:] if layout.segment_base else b""
+        return [source[layout.segment_base:]] if layout.segment_base else []
     extents = [(segment.scalar(SEGMENT_OFFSET, number_types.Uint64Flags),
                 segment.scalar(SEGMENT_SIZE, number_types.Uint64Flags)) for segment in segments]
     alignment = _segment_alignment([offset for offset, _ in extents])
-    region = bytearray()
+    region: list[Part] = []
+    length = 0
     for index in sorted(range(len(segments)), key=lambda i: extents[i][0]):
         offset, size = extents[index]
-        data = new.get(index, pte[layout.segment_base + offset:layout.segment_base + offset + size])
-        placed = _align(len(region), alignment) if region else offset
-        region.extend(bytes(placed - len(region)))
-        region.extend(data)
+        start = layout.segment_base + offset
+        data: Part = new.get(index, source[start:start + size])
+        placed = _align(length, alignment) if length else offset
+        region += [bytes(placed - length), data]
+        length = placed + len(data)
         for field, value, old in ((SEGMENT_OFFSET, placed, offset), (SEGMENT_SIZE, len(data), size)):
             if value == old:
                 continue
@@ -166,18 +182,19 @@ def _placed_segments(pte: bytes, layout: Layout, segments: list[Node], new: dict
                 raise CannotRestamp(f"segment {index}'s {('offset', 'size')[field]} is left at its default: "
                                     "it cannot be rewritten in place")
             flatbuffer[position:position + 8] = value.to_bytes(8, "little")
-    return bytes(region)
+    return region
 
 
-def _assembled(pte: bytes, layout: Layout, flatbuffer: bytearray, segment_region: bytes) -> bytes:
-    """The file: the flatbuffer (its extended header updated), padding, the segments."""
+def _assembled(pte: ProgramData, layout: Layout, flatbuffer: bytearray, segment_region: list[Part]) -> list[Part]:
+    """The file's parts: the flatbuffer (its extended header updated), padding, the segments."""
+    region_length = sum(len(part) for part in segment_region)
     segment_base = (layout.segment_base + _align(max(0, len(flatbuffer) - layout.segment_base), PAGE)
                     if layout.segment_base else 0)
     if pte[8:12] == EXTENDED_HEADER_MAGIC:
         flatbuffer[16:24] = len(flatbuffer).to_bytes(8, "little")
         flatbuffer[24:32] = segment_base.to_bytes(8, "little")
         if int.from_bytes(pte[12:16], "little") >= 32:
-            flatbuffer[32:40] = len(segment_region).to_bytes(8, "little")
+            flatbuffer[32:40] = region_length.to_bytes(8, "little")
     if not segment_base:
-        return bytes(flatbuffer)
-    return bytes(flatbuffer) + bytes(segment_base - len(flatbuffer)) + segment_region
+        return [bytes(flatbuffer)]
+    return [bytes(flatbuffer), bytes(segment_base - len(flatbuffer)), *segment_region]

@@ -19,6 +19,7 @@ from typing import Any
 from flatbuffers import number_types
 from flatbuffers.table import Table
 
+from workaround.checker.pte.file import ProgramData
 from workaround.checker.pte.flatbuffer_table import Node
 from workaround.checker.pte.method_checks import check_values
 from workaround.checker.pte.program_schema import (
@@ -157,7 +158,7 @@ def _operators(program: Node) -> list[str]:
     return found
 
 
-def _delegates(program: Node, layout: Layout, pte: bytes) -> list[Delegate]:
+def _delegates(program: Node, layout: Layout, pte: ProgramData) -> list[Delegate]:
     """Every delegate of every execution plan, with its blob, where the blob is stored, and its call's values."""
     inline = program.children(PROGRAM_DELEGATE_DATA)
     segments = program.children(PROGRAM_SEGMENTS)
@@ -222,7 +223,7 @@ class ProgramContents:
     constants: Constants
 
 
-def read(pte: bytes) -> ProgramContents:
+def read(pte: ProgramData) -> ProgramContents:
     """The program's delegates and constants; MalformedProgram unless every extent, index and name it claims is
     consistent (``workaround.checker.pte.verifier``, ``workaround.checker.pte.method_checks``, and the checks
     here)."""
@@ -232,6 +233,6 @@ def read(pte: bytes) -> ProgramContents:
     return ProgramContents(_operators(program), _delegates(program, layout, pte), _constants(program, layout))
 
 
-def delegates(pte: bytes) -> list[Delegate]:
+def delegates(pte: ProgramData) -> list[Delegate]:
     """Every delegate of every execution plan (``read``)."""
     return read(pte).delegates

@@ -18,6 +18,7 @@ walk itself is generic. A failure is ``MalformedProgram``, naming the byte where
 
 from dataclasses import dataclass
 
+from workaround.checker.pte.file import ProgramData
 from workaround.checker.pte.program_schema import TABLES, UNIONS
 
 IDENTIFIER = b"ET12"  # program.fbs's file_identifier: the runtime refuses any other
@@ -44,7 +45,7 @@ class Layout:
     file_size: int
 
 
-def layout(pte: bytes) -> Layout:
+def layout(pte: ProgramData) -> Layout:
     """The file's layout from its extended header, every extent checked against its length (as the runtime's
     ``Program::load``: the program size, and the segment base plus the segment data size where it is given)."""
     size = len(pte)
@@ -166,7 +167,7 @@ class _Verifier:
         return 0
 
 
-def verify(pte: bytes) -> Layout:
+def verify(pte: ProgramData) -> Layout:
     """The file's layout, once its header, its flatbuffer and its segments' extents are checked; raises
     MalformedProgram naming the first thing that is not so."""
     found = layout(pte)
