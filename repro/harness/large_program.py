@@ -1,6 +1,6 @@
-"""A program past the flatbuffer's 2 GiB, as a new user makes one: nine ``Linear(8192, 8192)`` with biases, float32,
-2.25 GiB of weights, one OpenVINO delegate; exported and run each in a child of its own, which reports its peak
-memory (a model this size is what memory is measured on, and what a crash must not take down).
+"""A program past the flatbuffer's 2 GiB, as a new user makes one: nine ``Linear(8192, 8192)`` with biases,
+float32, 2.25 GiB of weights, one OpenVINO delegate; exported and run each in a child of its own, which reports its
+peak memory (a model this size is what memory is measured on, and what a crash must not take down).
 
     python -m repro.harness.large_program export LOWERING FOLDER   # program.pte, input.bin, eager.bin, export.json
     python -m repro.harness.large_program run LOAD FOLDER          # one JSON line: the run's difference, peak
@@ -12,7 +12,6 @@ C++ runner reads them as they are.
 
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -45,7 +44,10 @@ class RunRecord:
 
 
 def peak_bytes() -> int:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    """This process's peak resident memory: ``VmHWM``, which starts anew at ``exec`` (Linux keeps ``ru_maxrss``
+    across fork and exec, so a child of a large parent would report the parent's)."""
+    status = Path("/proc/self/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:"))) * 1024
 
 
 def model():

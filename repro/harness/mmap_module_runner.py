@@ -25,7 +25,7 @@ class MmapRun:
     peak_bytes: int | None = None
 
 
-def run(runner: Path, program: Path, input_file: Path, output_file: Path, environment: dict[str, str],
+def run(runner: Path, program: Path, input_file: Path, output_file: Path, *, environment: dict[str, str],
         timeout: float = 1200) -> MmapRun:
     from repro.harness.program_runner import how_it_ended
 

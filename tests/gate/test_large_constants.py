@@ -80,13 +80,13 @@ def test_a_program_past_the_budget_runs_by_path_equal_to_eager_with_its_weights_
     contents = reader.read(program.buffer)
     assert [delegate.in_segment for delegate in contents.delegates] == [False], "the blob must stay inline"
     # Left in the blob: the int8 weight (1 MiB: under the budget once the float ones left) and the small one.
-    assert sum(len(delegate.blob) for delegate in contents.delegates) < 1.5 * MIB, "the float weights left the blob"
+    assert sum(len(delegate.blob) for delegate in contents.delegates) < 1.5 * MIB, "float weights left in the blob"
     assert contents.constants.segment_bytes >= 6 * MIB, "the float weights should be in the constant segment"
     assert run.status == "ok", run.detail
     with torch.no_grad():
         expected = case.module()(*case.inputs())
     difference = float((run.outputs[0] - expected).abs().max() / expected.abs().max())
-    assert difference <= 1e-5, f"max difference {difference:.2e} of max |eager| (f32 sums in another order: ~1e-6)"
+    assert difference <= 1e-5, f"max difference {difference:.2e} of max |eager| (f32 sums reordered: ~1e-6)"
 
 
 def test_blobs_past_the_flatbuffer_limit_are_refused_in_one_line_before_serializing(monkeypatch, tmp_path):

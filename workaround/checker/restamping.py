@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from flatbuffers import number_types
 from flatbuffers.table import Table
 
-from workaround.checker.pte.file import ProgramData
 from workaround.checker import compatibility_stamp
 from workaround.checker.pte import reader, verifier
+from workaround.checker.pte.file import ProgramData
 from workaround.checker.pte.flatbuffer_table import Node
 from workaround.checker.pte.program_schema import (
     DELEGATE_ID,
@@ -96,7 +96,8 @@ def _openvino_references(program: Node) -> list[tuple[int, int]]:
 Part = bytes | memoryview  # a stretch of the rewritten file: new bytes, or a view of the source's
 
 
-def restamp(pte: ProgramData, text_for: Callable[[compatibility_stamp.Stamp], str]) -> tuple[bytes, list[Restamped]]:
+def restamp(pte: ProgramData, text_for: Callable[[compatibility_stamp.Stamp], str]
+            ) -> tuple[bytes, list[Restamped]]:
     """``pte`` with each stamped OpenVINO blob's stamp text replaced by ``text_for(stamp)`` (and what changed),
     read back before it is returned; ``restamped_parts`` says what is rewritten and how. A blob without a stamp is
     left as it is. Raises ``MalformedProgram`` for a file that is not a program, and ``CannotRestamp`` where the

@@ -47,8 +47,8 @@ def has_marked_openvino_delegate(edge_program_manager: EdgeProgramManager) -> bo
                for module in edge_program_manager.exported_program(name).graph_module.modules())
 
 
-# What the blobs may take of the flatbuffer's 2**31 - 1 bytes: the rest of the program (its plans, tensors' metadata,
-# operator names) is a few MiB even for an LLM.
+# What the blobs may take of the flatbuffer's 2**31 - 1 bytes: the rest of the program (its plans, tensors'
+# metadata, operator names) is a few MiB even for an LLM.
 INLINE_LIMIT = (1 << 31) - (64 << 20)
 WAY_OUT = ("keep fewer constants in OpenVINO (float32/float16/int8 ones of 1 MiB or more are left out on their "
            "own), or export with workaround.uninstall() (blobs in segments) and load with ExecuTorch's runtime "

@@ -35,7 +35,8 @@ def read_pte(path: Path) -> ProgramData:
     try:
         status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
-            raise UnreadableFile(f"not a regular file but {KINDS.get(stat.S_IFMT(status.st_mode), 'a special file')}")
+            kind = KINDS.get(stat.S_IFMT(status.st_mode), 'a special file')
+            raise UnreadableFile(f"not a regular file but {kind}")
         if status.st_size == 0:
             return b""
         try:
