@@ -3,13 +3,13 @@
 Why: the workaround keeps every OpenVINO blob inside the program's flatbuffer
 (``workaround.partitioner.inline_blobs``), the only place ExecuTorch 1.5.1's runtime keeps a delegate's data alive
 after ``init`` when a program is loaded by path. A flatbuffer stops at 2 GiB, and a blob holds every constant its
-partition was given: a 1B-parameter LLM in float32 is about 5 GB. A constant left untagged instead stays in the program's constant segment, which the runtime
-keeps mapped for the program's life (no size limit: segments are placed by 64-bit offsets), and reaches the
-delegate as an input at each ``execute``, wrapped without a copy (``ov_tensor_create_from_host_ptr``). Nothing
-of it is in the blob, so nothing can be freed under OpenVINO.
+partition was given: a 1B-parameter LLM in float32 is about 5 GB. A constant left untagged instead stays in the
+program's constant segment, which the runtime keeps mapped for the program's life (no size limit: segments are
+placed by 64-bit offsets), and reaches the delegate as an input at each ``execute``, wrapped without a copy
+(``ov_tensor_create_from_host_ptr``). Nothing of it is in the blob, so nothing can be freed under OpenVINO.
 
 The price is speed where OpenVINO would have repacked the constant at compile time, and it is small: a
-``Linear(8192, 8192)`` stack's step (2.25 GiB of weights, one token) takes 1.15 times as long with every weight an
+``Linear(8192, 8192)`` stack's step (2.25 GiB of weights, one token) takes 1.16 times as long with every weight an
 input, 1.10 times with 1 GiB of them kept in the blob. Each byte kept in a blob costs about 2.5 bytes more of
 memory at export (the compiled model, its exported stream, the flatbuffer builder), and the restamper may have to
 write a grown blob again (docs/measurements.md). So nothing changes for a program whose partitions hold at most
