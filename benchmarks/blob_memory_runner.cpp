@@ -6,24 +6,13 @@
 #include <executorch/extension/module/module.h>
 #include <executorch/extension/tensor/tensor.h>
 
+#include "process_memory.h"
+
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
 
 using executorch::extension::Module;
-
-static long status_kb(const char* field) {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind(field, 0) == 0) {
-      return std::stol(line.substr(std::strlen(field)));
-    }
-  }
-  return -1;
-}
 
 int main(int argc, char** argv) {
   if (argc != 4) {

@@ -15,7 +15,8 @@ def build_runner(wheel: str | Path, source: Path, output: Path, compiler: str = 
     """An executable, not a library: the runner links the backend (its static registration) and the runtime."""
     command = [part for part in patches.build_command(compiler, wheel, source, output)
                if part not in ("-shared", "-fPIC", "-lexecutorch", "-ldl")]
-    command += ["-Wl,--no-as-needed", "-lexecutorch_backend_openvino", "-lexecutorch", f"-Wl,-rpath,{wheel}/lib"]
+    command += [f"-I{SOURCE.parent}",  # process_memory.h
+                "-Wl,--no-as-needed", "-lexecutorch_backend_openvino", "-lexecutorch", f"-Wl,-rpath,{wheel}/lib"]
     subprocess.run(command, check=True, capture_output=True, text=True)
 
 
