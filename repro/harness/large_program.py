@@ -2,7 +2,7 @@
 float32, 2.25 GiB of weights, one OpenVINO delegate; exported and run each in a child of its own, which reports its
 peak memory (a model this size is what memory is measured on, and what a crash must not take down).
 
-    python -m repro.harness.large_program export LOWERING FOLDER   # program.pte, input.bin, eager.bin, export.json
+    python -m repro.harness.large_program export LOWERING FOLDER   # program.pte, input.bin, eager.bin; a JSON line
     python -m repro.harness.large_program run LOAD FOLDER          # one JSON line: the run's difference, peak
 
 ``LOAD`` is ``path`` or ``bytes`` (``Runtime.load_program``, as ``repro.harness.program_runner`` loads); the C++
@@ -18,16 +18,17 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from repro.harness.executorch_patches import with_search_paths
 from repro.harness.program_runner import PROJECT, how_it_ended
 
 FEATURES, LAYERS = 8192, 9
 WEIGHT_BYTES = LAYERS * (FEATURES * FEATURES + FEATURES) * 4
-PROGRAM, INPUT, EAGER, EXPORT_RECORD = "program.pte", "input.bin", "eager.bin", "export.json"
+PROGRAM, INPUT, EAGER = "program.pte", "input.bin", "eager.bin"
 CHILD_TIMEOUT = 1200
 
 
 @dataclass(frozen=True)
-class ExportRecord:
+class LargeExport:
     lowering: str
     error: str | None  # the last line of what the export raised, or how its process ended
     seconds: float | None = None
@@ -36,7 +37,7 @@ class ExportRecord:
 
 
 @dataclass(frozen=True)
-class RunRecord:
+class LargeRun:
     load: str
     error: str | None  # what the runtime raised, or how the process ended (crashed: SIGSEGV)
     max_abs_difference: float | None = None  # against eager, over every output value
@@ -61,7 +62,7 @@ def model():
     return torch.nn.Sequential(*layers).eval()
 
 
-def export(lowering: str, folder: Path) -> ExportRecord:
+def export(lowering: str, folder: Path) -> LargeExport:
     """The model lowered as ``lowering`` (``repro.harness.lowerings``) and serialized, in this process."""
     import torch
     from executorch.exir import to_edge_transform_and_lower
@@ -81,12 +82,12 @@ def export(lowering: str, folder: Path) -> ExportRecord:
             edge.to_executorch().write_to_file(file)
     except Exception as exception:  # a refusal or a failure to serialize is the finding
         lines = str(exception).strip().splitlines() or [""]
-        return ExportRecord(lowering, f"{type(exception).__name__}: {lines[-1][:400]}")
-    return ExportRecord(lowering, None, round(time.monotonic() - started, 1), peak_bytes(),
+        return LargeExport(lowering, f"{type(exception).__name__}: {lines[-1][:400]}")
+    return LargeExport(lowering, None, round(time.monotonic() - started, 1), peak_bytes(),
                         (folder / PROGRAM).stat().st_size)
 
 
-def run(load: str, folder: Path) -> RunRecord:
+def run(load: str, folder: Path) -> LargeRun:
     """The program loaded as ``load`` and run once on the input, in this process."""
     import numpy as np
     import torch
@@ -103,9 +104,9 @@ def run(load: str, folder: Path) -> RunRecord:
     try:
         output = program.load_method("forward").execute([x])[0]
     except RuntimeError as error:
-        return RunRecord(load, f"RuntimeError: {str(error).splitlines()[-1][:300]}", peak_bytes=peak_bytes())
+        return LargeRun(load, f"RuntimeError: {str(error).splitlines()[-1][:300]}", peak_bytes=peak_bytes())
     difference = float(np.abs(output.numpy().reshape(-1) - expected).max())
-    return RunRecord(load, None, difference, peak_bytes())
+    return LargeRun(load, None, difference, peak_bytes())
 
 
 def in_child(command: str, choice: str, folder: Path, environment: dict[str, str] | None = None) -> dict:
@@ -113,8 +114,7 @@ def in_child(command: str, choice: str, folder: Path, environment: dict[str, str
     the child ended when it wrote none (a crash by path is a row, not the end of the caller)."""
     done = subprocess.run([sys.executable, "-m", "repro.harness.large_program", command, choice, str(folder)],
                           cwd=PROJECT, capture_output=True, text=True, timeout=CHILD_TIMEOUT, check=False,
-                          env={**os.environ, **(environment or {}), "PYTHONPATH": os.pathsep.join(
-                              filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))})
+                          env=with_search_paths(python_path=PROJECT, base={**os.environ, **(environment or {})}))
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if done.returncode == 0 and lines:
         return json.loads(lines[-1])

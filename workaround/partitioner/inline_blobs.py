@@ -29,6 +29,7 @@ does too, and ``workaround.uninstall()`` restores it.
 """
 
 import dataclasses
+from collections.abc import Iterator
 from typing import Any
 
 from executorch.exir import ExecutorchBackendConfig
@@ -37,23 +38,31 @@ from executorch.exir.program._program import EdgeProgramManager
 
 from workaround.contract.provenance import OPENVINO_BACKEND, made_by_workaround
 from workaround.partitioner.empty_constants import drop_unused_empty_constants
+from workaround.partitioner.large_constants import LIFTABLE_DTYPES, SMALLEST_LIFTED
 from workaround.partitioner.method_patch import MethodPatch
 
 
+def lowered_openvino_modules(edge_program_manager: EdgeProgramManager) -> Iterator[LoweredBackendModule]:
+    """Every OpenVINO delegate of every method, in the program's order."""
+    for name in edge_program_manager.methods:
+        for module in edge_program_manager.exported_program(name).graph_module.modules():
+            if isinstance(module, LoweredBackendModule) and module.backend_id == OPENVINO_BACKEND:
+                yield module
+
+
 def has_marked_openvino_delegate(edge_program_manager: EdgeProgramManager) -> bool:
-    return any(isinstance(module, LoweredBackendModule) and module.backend_id == OPENVINO_BACKEND
-               and made_by_workaround(module.original_module.graph)
-               for name in edge_program_manager.methods
-               for module in edge_program_manager.exported_program(name).graph_module.modules())
+    return any(made_by_workaround(module.original_module.graph)
+               for module in lowered_openvino_modules(edge_program_manager))
 
 
 # What the blobs may take of the flatbuffer's 2**31 - 1 bytes: the rest of the program (its plans, tensors'
 # metadata, operator names) is a few MiB even for an LLM.
 INLINE_LIMIT = (1 << 31) - (64 << 20)
-WAY_OUT = ("keep fewer constants in OpenVINO (float32/float16/int8 ones of 1 MiB or more are left out on their "
-           "own), or export with workaround.uninstall() (blobs in segments) and load with ExecuTorch's runtime "
-           "rebuilt with the blob-lifetime fix: python -m repro.harness.executorch_patches build DIR --source "
-           "EXECUTORCH_CHECKOUT")
+_LIFTED_DTYPES = ", ".join(sorted(str(dtype).removeprefix("torch.") for dtype in LIFTABLE_DTYPES))
+WAY_OUT = (f"keep fewer constants in OpenVINO (those of {_LIFTED_DTYPES} of {SMALLEST_LIFTED} bytes or more "
+           "are left out on their own), or export with workaround.uninstall() (blobs in segments) and load with "
+           "ExecuTorch's runtime rebuilt with the blob-lifetime fix: python -m repro.harness.executorch_patches "
+           "build DIR --source EXECUTORCH_CHECKOUT")
 
 
 class ProgramTooLargeError(ValueError):
@@ -61,10 +70,7 @@ class ProgramTooLargeError(ValueError):
 
 
 def openvino_blob_bytes(edge_program_manager: EdgeProgramManager) -> int:
-    return sum(len(module.processed_bytes)
-               for name in edge_program_manager.methods
-               for module in edge_program_manager.exported_program(name).graph_module.modules()
-               if isinstance(module, LoweredBackendModule) and module.backend_id == OPENVINO_BACKEND)
+    return sum(len(module.processed_bytes) for module in lowered_openvino_modules(edge_program_manager))
 
 
 def refuse_past_the_flatbuffer_limit(edge_program_manager: EdgeProgramManager) -> None:

@@ -28,8 +28,8 @@ import torch
 from torch.export import ExportedProgram
 
 from workaround.partitioner.copy_ops import aten_op
+from workaround.partitioner.exclusion import TAG
 
-TAG = "delegation_tag"
 INLINE_BUDGET = 1 << 30  # bytes of constants a method's OpenVINO blobs may hold; the flatbuffer's cap is 2 GiB
 KEPT_WHEN_LIFTING = 256 << 20  # what stays in the blobs once some constants must leave
 SMALLEST_LIFTED = 1 << 20
