@@ -7,7 +7,8 @@ So the file is opened without blocking and refused unless it is a regular file.
 It is mapped, not read: a program past 2 GiB (an LLM ships at 1-5 GB) keeps its weights in segments the checker
 never looks at, and reading them cost twice the file in memory (a 2.3 GB program: 5.0 GB resident, measured);
 mapped, only the pages read (the flatbuffer, the OpenVINO blobs) are resident. A mapping's slices are ``bytes``,
-as the file's were.
+as the file's were. The price: a file cut short by another process while it is being checked ends this one with
+SIGBUS, where a read said "it shrank"; a program being written is not one to check yet.
 """
 
 import mmap
