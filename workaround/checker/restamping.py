@@ -7,9 +7,11 @@ by rewriting the stamp alone. The texts differ in length between classes (``isa=
 AVX-512 names), so a blob may grow, and a .pte places its data by offsets; the file is rewritten without
 re-serializing it, the way ExecuTorch's runtime reads it (``schema/program.fbs``, ``extended_header``):
 
-- a blob stored **inline** (in the flatbuffer's ``delegate_data``) that fits its old place is written there and
-  its vector's length made the new one; a longer one is appended to the flatbuffer, 16-byte aligned, and the
-  ``data`` field (a forward ``uoffset``) pointed at it. The old bytes stay, unread.
+- a blob stored **inline** (in the flatbuffer's ``delegate_data``) is written where it was. What follows it in
+  the flatbuffer moves by the change in length, rounded up to a multiple of every alignment the program's data
+  was written with, and every offset that crosses the move (every forward ``uoffset``, and each table's signed
+  offset to its vtable) follows; the verifier's walk lists them all. No copy of the old blob stays (appending the
+  new one and leaving the old bytes unread left a dead copy as large as the blob, up to 2 GiB).
 - a blob in a **segment** gets the segment's new length; later segments move to keep the alignment the program
   was written with, and each ``DataSegment``'s ``offset`` and ``size`` (fixed-width fields) are updated.
 - a grown flatbuffer moves the segments by whole pages (their alignment kept), and the extended header's program
@@ -30,11 +32,13 @@ from workaround.checker.pte import reader, verifier
 from workaround.checker.pte.file import ProgramData
 from workaround.checker.pte.flatbuffer_table import Node
 from workaround.checker.pte.program_schema import (
+    BUFFER_STORAGE,
     DELEGATE_ID,
     DELEGATE_PROCESSED,
     INLINE_DATA,
     LOCATION_INLINE,
     PLAN_DELEGATES,
+    PROGRAM_CONSTANT_BUFFER,
     PROGRAM_DELEGATE_DATA,
     PROGRAM_EXECUTION_PLAN,
     PROGRAM_SEGMENTS,
@@ -47,7 +51,7 @@ from workaround.checker.pte.verifier import EXTENDED_HEADER_MAGIC, Layout
 from workaround.contract.provenance import OPENVINO_BACKEND
 
 PAGE = 4096  # segments move by whole pages: every alignment a program asks of them is kept
-INLINE_ALIGNMENT = 16
+INLINE_ALIGNMENT = 16  # program.fbs's force_align for inline data and buffers
 SEGMENT_ALIGNMENT_CAP = 4096
 
 
@@ -115,7 +119,7 @@ def restamped_parts(pte: ProgramData, text_for: Callable[[compatibility_stamp.St
     reader.read(pte)  # every extent, index and name the rewrite follows is verified first
     layout = verifier.layout(pte)
     flatbuffer = bytearray(pte[:layout.program_size])
-    program = Node(bytes(flatbuffer), Table(bytes(flatbuffer), 0).Indirect(0))
+    program = _program(flatbuffer)
     inline, segments = program.children(PROGRAM_DELEGATE_DATA), program.children(PROGRAM_SEGMENTS)
     new_inline: dict[int, bytes] = {}
     new_segments: dict[int, bytes] = {}
@@ -135,25 +139,57 @@ def restamped_parts(pte: ProgramData, text_for: Callable[[compatibility_stamp.St
                 blob, text)
         changes.append(Restamped(number, stamp.text, text))
     for index, blob in new_inline.items():
-        _place_inline(flatbuffer, inline[index].table, blob)
+        _resize_inline(flatbuffer, index, blob)
+    segments = _program(flatbuffer).children(PROGRAM_SEGMENTS)  # where their fields are once blobs have moved
     segment_region = _placed_segments(pte, layout, segments, new_segments, flatbuffer)
     return _assembled(pte, layout, flatbuffer, segment_region), changes
 
 
-def _place_inline(flatbuffer: bytearray, data: Table, blob: bytes) -> None:
-    """Write ``blob`` as the inline data table's vector: in place if it fits, else appended."""
-    field = _field(data, INLINE_DATA)
+def _program(flatbuffer: bytearray) -> Node:
+    frozen = bytes(flatbuffer)
+    return Node(frozen, Table(frozen, 0).Indirect(0))
+
+
+def _kept_alignment(program: Node) -> int:
+    """What the bytes after an inline blob move by, at least: a multiple of every alignment the program's data
+    vectors were written with (``force_align: 16`` in program.fbs, which serialization may raise)."""
+    holders = ((PROGRAM_DELEGATE_DATA, INLINE_DATA), (PROGRAM_CONSTANT_BUFFER, BUFFER_STORAGE))
+    starts = [position + int.from_bytes(item.table.Bytes[position:position + 4], "little") + 4
+              for vectors, data in holders for item in program.children(vectors)
+              if (position := _field(item.table, data))]
+    return max(INLINE_ALIGNMENT, _segment_alignment(starts))
+
+
+def _resize_inline(flatbuffer: bytearray, index: int, blob: bytes) -> None:
+    """Make inline delegate data ``index`` hold ``blob`` where it is: what follows the vector's room (its data and
+    the padding before the next object) moves by a multiple of every alignment the program keeps, as little as
+    fits ``blob``, and each offset that crosses the move follows. The old blob leaves no copy behind, and a
+    rewrite there and back gives the program's own bytes."""
+    found = verifier.offsets(bytes(flatbuffer))
+    if not found.complete:
+        raise CannotRestamp("the program has fields ExecuTorch 1.5.1's schema does not name: not all its offsets "
+                            "are known, so its inline blob cannot be moved")
+    program = _program(flatbuffer)
+    field = _field(program.children(PROGRAM_DELEGATE_DATA)[index].table, INLINE_DATA)
     if not field:
         raise CannotRestamp("an inline delegate's data has no vector to rewrite")
     vector = field + int.from_bytes(flatbuffer[field:field + 4], "little")
-    if len(blob) <= int.from_bytes(flatbuffer[vector:vector + 4], "little"):
-        flatbuffer[vector:vector + 4] = len(blob).to_bytes(4, "little")
-        flatbuffer[vector + 4:vector + 4 + len(blob)] = blob
-        return
-    start = _align(len(flatbuffer) + 4, INLINE_ALIGNMENT)  # the data 16-byte aligned, its length just before
-    flatbuffer.extend(bytes(start - 4 - len(flatbuffer)))
-    flatbuffer.extend(len(blob).to_bytes(4, "little") + blob + bytes(-len(blob) % 4))
-    flatbuffer[field:field + 4] = (start - 4 - field).to_bytes(4, "little")
+    start = vector + 4
+    # its room: up to whatever comes next (every object is a table, a vtable or where an offset points)
+    end = min((position for pair in (*found.forward, *found.vtables) for position in pair if position >= start),
+              default=len(flatbuffer))
+    alignment, spare = _kept_alignment(program), end - start - len(blob)
+    move = -(spare // alignment * alignment) if spare >= 0 else _align(-spare, alignment)
+
+    def moved(position: int) -> int:
+        return position + move if position >= end else position
+
+    for where, target in found.forward:
+        flatbuffer[where:where + 4] = (moved(target) - moved(where)).to_bytes(4, "little")
+    for table, vtable in found.vtables:
+        flatbuffer[table:table + 4] = (moved(table) - moved(vtable)).to_bytes(4, "little", signed=True)
+    flatbuffer[vector:vector + 4] = len(blob).to_bytes(4, "little")
+    flatbuffer[start:end] = blob + bytes(end + move - start - len(blob))
 
 
 def _placed_segments(pte: ProgramData, layout: Layout, segments: list[Node], new: dict[int, bytes],

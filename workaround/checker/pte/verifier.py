@@ -16,7 +16,7 @@ Only the fields' types are written here, by their position in ExecuTorch 1.5.1's
 walk itself is generic. A failure is ``MalformedProgram``, naming the byte where it can.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from workaround.checker.pte.file import ProgramData
 from workaround.checker.pte.program_schema import TABLES, UNIONS
@@ -74,11 +74,23 @@ def layout(pte: ProgramData) -> Layout:
     return Layout(program_size, segment_base, size)
 
 
+@dataclass
+class Offsets:
+    """Every offset a verified flatbuffer holds, by where it is stored: what moving part of it must follow.
+    ``complete`` is False when the walk met a field or union member ExecuTorch 1.5.1's schema does not name (a
+    newer release's): its offsets, if it has any, are not listed."""
+    forward: set[tuple[int, int]] = field(default_factory=set)  # (where a uoffset is stored, where it points)
+    vtables: set[tuple[int, int]] = field(default_factory=set)  # (a table, its vtable)
+    complete: bool = True
+
+
 class _Verifier:
-    """flatbuffers' Verifier over one program: bounds, alignment, NUL-terminated strings, depth and count."""
+    """flatbuffers' Verifier over one program: bounds, alignment, NUL-terminated strings, depth and count; what
+    it walks is listed in ``offsets``."""
 
     def __init__(self, program: bytes) -> None:
         self.buffer, self.depth, self.tables = program, 0, 0
+        self.offsets = Offsets()
 
     def span(self, position: int, length: int, align: int, what: str) -> None:
         if position < 0 or position + length > len(self.buffer):
@@ -97,6 +109,7 @@ class _Verifier:
         if offset == 0 or offset >= 1 << 31:
             raise MalformedProgram(f"the offset to {what} is {offset}", position)
         self.span(position + offset, 1, 1, what)
+        self.offsets.forward.add((position, position + offset))
         return position + offset
 
     def vector(self, position: int, width: int, what: str) -> tuple[int, int]:
@@ -123,6 +136,7 @@ class _Verifier:
         if vtable_size % 2 or vtable_size < 4:
             raise MalformedProgram(f"the vtable of a {name} table claims {vtable_size} bytes", vtable)
         self.span(vtable, vtable_size, 2, f"the vtable of a {name} table")
+        self.offsets.vtables.add((position, vtable))
         slot = 0
         for kind in TABLES[name]:
             what = f"field {slot} of a {name} table"
@@ -133,9 +147,14 @@ class _Verifier:
                 members = UNIONS[kind.removeprefix("union ")]
                 if where and 0 < tag <= len(members):
                     self.table(self.target(where, f"the value of a {name} table"), members[tag - 1])
+                elif where:
+                    self.offsets.complete = False
             else:
                 self.field(self.field_position(position, vtable, vtable_size, slot), kind, what)
             slot += 1
+        beyond = range(slot, vtable_size // 2)  # more than the vtable has: field_position says 0 past its end
+        if any(self.field_position(position, vtable, vtable_size, later) for later in beyond):
+            self.offsets.complete = False
         self.depth -= 1
 
     def field_position(self, table: int, vtable: int, vtable_size: int, slot: int) -> int:
@@ -167,11 +186,21 @@ class _Verifier:
         return 0
 
 
+def _walked(program: bytes) -> _Verifier:
+    verifier = _Verifier(program)
+    verifier.table(verifier.target(0, "the root table"), "Program")
+    return verifier
+
+
 def verify(pte: ProgramData) -> Layout:
     """The file's layout, once its header, its flatbuffer and its segments' extents are checked; raises
     MalformedProgram naming the first thing that is not so."""
     found = layout(pte)
-    program = pte[:found.program_size]
-    verifier = _Verifier(program)
-    verifier.table(verifier.target(0, "the root table"), "Program")
+    _walked(pte[:found.program_size])
     return found
+
+
+def offsets(flatbuffer: bytes) -> Offsets:
+    """Every offset in a program's flatbuffer (its first ``Layout.program_size`` bytes), verified as ``verify``
+    does."""
+    return _walked(flatbuffer).offsets
