@@ -20,7 +20,12 @@ from tests.outcomes import (
     assert_check_is_clean,
     assert_equals_eager,
 )
-from tests.release_behaviour import stock_outcome
+from tests.release_behaviour import (
+    IMPORT_KEEPS_CALLER_BUFFER_FROM,
+    installed_openvino,
+    stock_outcome,
+    stock_use_after_free,
+)
 
 skip_module_without_executorch_path()
 import torch  # noqa: E402
@@ -36,6 +41,7 @@ from repro.harness.lowerings import (  # noqa: E402
     Lowering,
     as_lowering,
 )
+from repro.harness.outcomes import Outcome  # noqa: E402
 from repro.harness.program_runner import RunStatus  # noqa: E402
 from tests.graph_models import copy_used_inside_and_outside, partitions_around_an_unsupported_op  # noqa: E402
 from tests.workaround_expectations import (  # noqa: E402
@@ -331,9 +337,37 @@ def test_post_lowering_check_flags_an_operator_the_runtime_lacks_where_loading_f
 
 
 def test_post_lowering_check_flags_the_stock_upstream_example(lowered_case):
+    """Its copy; not its blob in a segment: the model holds no constant to read after import (safe by path)."""
     findings = check_program(lowered_case("upstream_clone_sin")["pte"])
-    assert [(f.kind, f.delegate, f.port) for f in findings] == [("pass_through_output", 0, 0),
-                                                                ("delegate_blob_in_segment", 0, None)]
+    assert [(f.kind, f.delegate, f.port) for f in findings] == [("pass_through_output", 0, 0)]
+
+
+# Every case the stock partitioner lowers and the runtime runs (one that fails at run time crashes by path or not
+# unseen)
+RUN_BY_STOCK = [case.name for case in catalogue.CASES.values()
+                if case.stock.outcome not in (Outcome.LOWERING_FAILED, Outcome.RUNTIME_FAILED)]
+
+
+@pytest.mark.parametrize("case", RUN_BY_STOCK)
+def test_post_lowering_check_flags_a_stock_segment_blob_exactly_where_its_model_reads_it_by_path(lowered_case,
+                                                                                                 case):
+    """The checker asks OpenVINO whether each blob in a segment is read after import
+    (``workaround.checker.blob_lifetime``): flagged where the catalogue measured a constant read in place, and
+    only there, on a release whose import keeps pointers into the blob. And the real runtime agrees: by path a
+    flagged program crashes or computes wrong, an unflagged one runs as it does from bytes."""
+    record = lowered_case(case)
+    flagged = "delegate_blob_in_segment" in {f.kind for f in check_program(record["pte"])}
+    reads = catalogue.CASES[case].stock.reads_constant_in_place
+    assert flagged == (reads and installed_openvino() >= IMPORT_KEEPS_CALLER_BUFFER_FROM), (
+        f"the checker {'flags' if flagged else 'does not flag'} its blob; the catalogue says its delegate "
+        f"{'reads' if reads else 'does not read'} a constant in place: one of them is wrong")
+    path, from_bytes = record["runs"]["path"]["outcome"], record["runs"]["bytes"]["outcome"]
+    if catalogue.CASES[case].stock.empty_constant_segment:
+        assert path == Outcome.RUNTIME_FAILED, "by path it fails to load first (0x23), before any blob is read"
+    elif flagged and stock_use_after_free():
+        assert path in {Outcome.CRASHED, Outcome.WRONG}, record["runs"]["path"]
+    elif not flagged:
+        assert path == from_bytes, record["runs"]
 
 
 @pytest.mark.parametrize(("case", "kind", "port"), [

@@ -37,7 +37,11 @@ def test_the_checker_command_reports_the_shipped_program(venv, tmp_path):
     result = run_cli(venv / "bin" / "openvino-pte-check", SHIPPED, cwd=tmp_path, timeout=300)
     assert result.returncode == 1, result.stdout + result.stderr[-2000:]
     assert result.stdout.splitlines()[-1].startswith(f"{SHIPPED}: 1 OpenVINO delegate(s), AFFECTED: ")
-    assert "1 delegate blob in segment(s)" in result.stdout
+    assert "1 pass through output(s)" in result.stdout
+    # its blob in a segment was asked about by the installed checker's child: the model holds no constant
+    assert "0 delegate blob in segment(s)" in result.stdout
+    assert ("OpenVINO delegate 0 is stored in a segment ExecuTorch's backend frees after import, and its "
+            "compiled model keeps nothing of it") in result.stdout
 
 
 def test_the_restamp_command_is_installed_beside_the_checker_and_its_output_passes_it(venv, tmp_path):

@@ -23,6 +23,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from workaround.checker import compatibility_stamp
+from workaround.checker.blob_lifetime import BlobUse
 from workaround.checker.command_line import OneLineErrors, Report, guarded
 from workaround.checker.finding_kinds import FindingKind
 from workaround.checker.program_check import ProgramChecked, checked_program
@@ -72,6 +73,10 @@ def text_report(pte: Path, checked: ProgramChecked) -> list[str]:
     for found in checked.precisions:
         asked = f"asked for {found.asked} ({found.spec})" if found.asked else "asked for nothing"
         lines.append(f"{pte}: OpenVINO delegate {found.delegate} runs at {found.runs_at} here ({asked})")
+    lines += [f"{pte}: OpenVINO delegate {freed.delegate} is stored in a segment ExecuTorch's backend frees after "
+              "import, and its compiled model keeps nothing of it (asked of OpenVINO here: it ran with the blob's "
+              "pages taken away): safe by path as this host computes"
+              for freed in checked.freed_blobs if freed.use == BlobUse.KEEPS_NOTHING]
     lines += [f"{pte}: {finding.detail}" for finding in findings]
     counts = ", ".join(f"{sum(f.kind == kind for f in findings)} {kind.replace('_', ' ')}(s)"
                        for kind in FindingKind)
@@ -99,7 +104,9 @@ def report(pte: Path, as_json: bool, runtime_operators: Collection[str] | None =
                                      "not_opened": checked.not_opened,
                                      "not_visible": {"delegates": not_vouched_for(checked.delegates),
                                                      "differences": [d.name for d in NOT_VISIBLE]},
-                                     "precision": [asdict(p) for p in checked.precisions]}, indent=1)], [])
+                                     "precision": [asdict(p) for p in checked.precisions],
+                                     "freed_blobs": [asdict(freed) for freed in checked.freed_blobs]},
+                                    indent=1)], [])
 
 
 def not_vouched_for(delegates: list[reader.Delegate]) -> list[int]:

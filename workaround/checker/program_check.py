@@ -24,8 +24,12 @@ with its upper bound's shape (``dynamic_shaped_output``).
 
 And it reads where each OpenVINO blob is stored: in a segment after the flatbuffer
 (ExecuTorch's default), ExecuTorch 1.5.1's backend frees it right after importing it, and
-OpenVINO from 2026.4.0 on still reads constants from it, so the program crashes or
-computes on freed memory when it is loaded from a file (``delegate_blob_in_segment``).
+OpenVINO from 2026.4.0 on still reads the constants it does not repack from it. Whether a compiled
+model does is asked of OpenVINO (``workaround.checker.blob_lifetime``: the blob's pages taken away after
+import, then the model run); one that reads them crashes or computes on freed memory when the program is
+loaded from a file (``delegate_blob_in_segment``), one that keeps nothing of them is safe by path, and
+the report says which. Where it cannot be asked here (a blob this OpenVINO cannot open, a target of
+another CPU class), a segment blob is a finding.
 
 And it reads the compatibility stamp OpenVINO 2026.4 writes into each blob
 (``workaround.checker.compatibility_stamp``): the CPU class and release it was compiled for, which alone import it.
@@ -62,6 +66,7 @@ from typing import TYPE_CHECKING
 
 from workaround.checker import compatibility_stamp
 from workaround.checker.blob_differences import exported_model_findings, semantics_findings
+from workaround.checker.blob_lifetime import BlobUse, blob_use
 from workaround.checker.finding_kinds import FindingKind
 from workaround.checker.pte import reader
 from workaround.checker.pte.file import ProgramData, read_pte
@@ -77,8 +82,10 @@ if TYPE_CHECKING:  # for the annotation only: the checker itself runs without ex
 
 # Compile specs that ask a delegate for a precision: OpenVINO's own name, and the workaround's.
 PRECISION_SPECS = ("INFERENCE_PRECISION_HINT", "inference_precision")
-# The releases measured to crash (or read freed memory) by path with a blob in a segment.
+# The releases measured to crash (or read freed memory) by path with a blob in a segment: the first whose C API
+# import keeps pointers into the caller's memory (older ones copy it).
 USE_AFTER_FREE_RELEASES = "OpenVINO 2026.4.0 and later (measured: 2026.4.0, 2026.4.1; 2026.3.1 and older are safe)"
+IMPORT_KEEPS_CALLER_MEMORY_FROM = (2026, 4, 0)
 
 
 @dataclass(frozen=True)
@@ -263,14 +270,29 @@ def precision_findings(found: Precision) -> list[Finding]:
                     f"{found.runs_at} rounding; see docs/model-owners.md for f32 at run time")]
 
 
-def segment_finding(index: int, delegate: reader.Delegate) -> list[Finding]:
-    if not delegate.in_segment:
+def import_keeps_caller_memory(release: str) -> bool:
+    """Whether ``release``'s C API import leaves the compiled model pointing into the memory it was given."""
+    numbers = [int(part) for part in re.findall(r"\d+", release)[:3]]
+    return tuple(numbers) >= IMPORT_KEEPS_CALLER_MEMORY_FROM
+
+
+SEGMENT_BLOB_FREED = ("OpenVINO delegate {index}'s compiled model is stored in a segment that ExecuTorch's "
+                      "OpenVINO backend frees right after importing it, and {why}: loaded from a file, the "
+                      f"program crashes or reads freed memory with {USE_AFTER_FREE_RELEASES}. Re-export with "
+                      "ExecutorchBackendConfig(extract_delegate_segments=False) or the workaround's partitioner")
+WHY = {BlobUse.READS: "its compiled model reads that blob after import (asked of OpenVINO here: with the blob's "
+                      "pages taken away after import, running it faulted)",
+       BlobUse.UNKNOWN: "whether its compiled model reads that blob after import could not be asked here"}
+
+
+def segment_finding(index: int, use: BlobUse | None) -> list[Finding]:
+    """The finding of a segment blob whose compiled model reads it after import, or may (``use`` None: it
+    could not be asked); none for one that keeps nothing of it."""
+    why = WHY.get(use or BlobUse.UNKNOWN)
+    if why is None:
         return []
-    return [Finding(FindingKind.DELEGATE_BLOB_IN_SEGMENT, index, None,
-                    f"OpenVINO delegate {index}'s compiled model is stored in a segment that ExecuTorch's "
-                    "OpenVINO backend frees right after importing it: loaded from a file, the program crashes or "
-                    f"reads freed memory with {USE_AFTER_FREE_RELEASES}. Re-export with "
-                    "ExecutorchBackendConfig(extract_delegate_segments=False) or the workaround's partitioner")]
+    return [Finding(FindingKind.DELEGATE_BLOB_IN_SEGMENT, index, None, SEGMENT_BLOB_FREED.format(index=index,
+                                                                                                 why=why))]
 
 
 def empty_constant_segment(found: reader.Constants) -> list[Finding]:
@@ -329,12 +351,22 @@ def stamp_findings(index: int, delegate: reader.Delegate, target: Target, progra
 
 
 @dataclass(frozen=True)
+class SegmentBlob:
+    """A blob ExecuTorch's backend frees after import, and whether its compiled model reads it then (None: it
+    could not be asked here)."""
+    delegate: int
+    use: BlobUse | None
+
+
+@dataclass(frozen=True)
 class DelegatesChecked:
     """What checking a program's OpenVINO delegates found: the findings, why a blob could not be opened here (the
-    findings then hold what the program's metadata shows on its own), and each opened delegate's precision."""
+    findings then hold what the program's metadata shows on its own), each opened delegate's precision, and each
+    blob the runtime frees after import (where this release's import keeps pointers into it)."""
     findings: list[Finding]
     not_opened: list[str]
     precisions: list[Precision]
+    freed_blobs: list[SegmentBlob]
 
 
 def opened_delegate(index: int, delegate: reader.Delegate, here: str | None
@@ -370,7 +402,7 @@ def check_delegates(delegates: list[reader.Delegate], target: Target | None = No
     names the file as ``program``)."""
     here = this_host()
     target = target or here
-    checked = DelegatesChecked([], [], [])
+    checked = DelegatesChecked([], [], [], [])
     for index, delegate in enumerate(delegates):
         checked.findings.extend(stamp_findings(index, delegate, target, program))
         try:
@@ -379,7 +411,15 @@ def check_delegates(delegates: list[reader.Delegate], target: Target | None = No
             checked.precisions.append(found)
         except BlobNotOpened as error:
             checked.not_opened.append(str(error))
-        checked.findings.extend(blob_findings(index, delegate, target) + segment_finding(index, delegate))
+            found = None
+        checked.findings.extend(blob_findings(index, delegate, target))
+        stamp = compatibility_stamp.read(delegate.blob)  # the release it imports with, where it says
+        if delegate.in_segment and import_keeps_caller_memory(stamp.release if stamp else openvino_release()):
+            # asked where it opens, and of this host only: what is read in place depends on the CPU class
+            asked = found is not None and target.text == here.text
+            freed = SegmentBlob(index, blob_use(importable_here(delegate.blob, here.text)) if asked else None)
+            checked.freed_blobs.append(freed)
+            checked.findings.extend(segment_finding(index, freed.use))
     return checked
 
 
@@ -396,7 +436,7 @@ def checked_program(contents: reader.ProgramContents, runtime_operators: Collect
     checked = check_delegates(delegates, target_cpu_of(contents, cpu_class), program)
     findings = (checked.findings + empty_constant_segment(contents.constants)
                 + missing_operators(contents.operators, runtime_operators))
-    return ProgramChecked(findings, checked.not_opened, checked.precisions, delegates)
+    return ProgramChecked(findings, checked.not_opened, checked.precisions, checked.freed_blobs, delegates)
 
 
 def missing_operators(operators: list[str], registered: Collection[str] | None) -> list[Finding]:
