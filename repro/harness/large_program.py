@@ -2,12 +2,14 @@
 float32, 2.25 GiB of weights, one OpenVINO delegate; exported and run each in a child of its own, which reports its
 peak memory (a model this size is what memory is measured on, and what a crash must not take down).
 
-    python -m repro.harness.large_program export LOWERING FOLDER   # program.pte, input.bin, eager.bin; a JSON line
+    python -m repro.harness.large_program export LOWERING FOLDER [without-biases]   # program.pte, input.bin,
+                                                                                     # eager.bin; a JSON line
     python -m repro.harness.large_program run LOAD FOLDER          # one JSON line: the run's difference, peak
 
 ``LOAD`` is ``path`` or ``bytes`` (``Runtime.load_program``, as ``repro.harness.program_runner`` loads); the C++
 ``Module``'s mmap load is ``repro.harness.mmap_module_runner``. Input and eager's output are raw float32, so the
-C++ runner reads them as they are.
+C++ runner reads them as they are. ``without-biases`` makes the same layers without biases: stock, its blob in a
+segment is then safe by path (the CPU plugin repacks every weight it holds at import, and reads a bias in place).
 """
 
 import json
@@ -24,6 +26,7 @@ from repro.harness.program_runner import PROJECT, how_it_ended
 FEATURES, LAYERS = 8192, 9
 WEIGHT_BYTES = LAYERS * (FEATURES * FEATURES + FEATURES) * 4
 PROGRAM, INPUT, EAGER = "program.pte", "input.bin", "eager.bin"
+WITHOUT_BIASES = "without-biases"
 CHILD_TIMEOUT = 1200
 
 
@@ -51,18 +54,18 @@ def peak_bytes() -> int:
     return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:"))) * 1024
 
 
-def model():
+def model(biases: bool = True):
     import torch
 
     torch.manual_seed(0)
-    layers = [torch.nn.Linear(FEATURES, FEATURES) for _ in range(LAYERS)]
+    layers = [torch.nn.Linear(FEATURES, FEATURES, bias=biases) for _ in range(LAYERS)]
     with torch.no_grad():  # weights of the default init's scale, so that values stay of order 1 through 9 layers
         for layer in layers:
             layer.weight.normal_(0.0, FEATURES ** -0.5)
     return torch.nn.Sequential(*layers).eval()
 
 
-def export(lowering: str, folder: Path) -> LargeExport:
+def export(lowering: str, folder: Path, biases: bool = True) -> LargeExport:
     """The model lowered as ``lowering`` (``repro.harness.lowerings``) and serialized, in this process."""
     import torch
     from executorch.exir import to_edge_transform_and_lower
@@ -70,7 +73,7 @@ def export(lowering: str, folder: Path) -> LargeExport:
     from repro.harness.lowerings import LOWERINGS
 
     started = time.monotonic()
-    module, x = model(), torch.randn(1, FEATURES, generator=torch.Generator().manual_seed(1))
+    module, x = model(biases), torch.randn(1, FEATURES, generator=torch.Generator().manual_seed(1))
     with torch.no_grad():
         expected = module(x)
     x.numpy().tofile(folder / INPUT)
@@ -109,10 +112,12 @@ def run(load: str, folder: Path) -> LargeRun:
     return LargeRun(load, None, difference, peak_bytes())
 
 
-def in_child(command: str, choice: str, folder: Path, environment: dict[str, str] | None = None) -> dict:
-    """``python -m repro.harness.large_program COMMAND CHOICE FOLDER`` in a child; its record, or one saying how
-    the child ended when it wrote none (a crash by path is a row, not the end of the caller)."""
-    done = subprocess.run([sys.executable, "-m", "repro.harness.large_program", command, choice, str(folder)],
+def in_child(command: str, choice: str, folder: Path, environment: dict[str, str] | None = None,
+             options: tuple[str, ...] = ()) -> dict:
+    """``python -m repro.harness.large_program COMMAND CHOICE FOLDER [OPTION]`` in a child; its record, or one
+    saying how the child ended when it wrote none (a crash by path is a row, not the end of the caller)."""
+    done = subprocess.run([sys.executable, "-m", "repro.harness.large_program", command, choice, str(folder),
+                           *options],
                           cwd=PROJECT, capture_output=True, text=True, timeout=CHILD_TIMEOUT, check=False,
                           env=with_search_paths(python_path=PROJECT, base={**os.environ, **(environment or {})}))
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
@@ -124,7 +129,8 @@ def in_child(command: str, choice: str, folder: Path, environment: dict[str, str
 
 def main(argv: list[str]) -> None:
     command, choice, folder = argv[0], argv[1], Path(argv[2])
-    record = export(choice, folder) if command == "export" else run(choice, folder)
+    record = (export(choice, folder, biases=WITHOUT_BIASES not in argv[3:]) if command == "export"
+              else run(choice, folder))
     print(json.dumps(asdict(record)), flush=True)
 
 

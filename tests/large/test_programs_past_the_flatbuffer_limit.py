@@ -7,6 +7,10 @@ the gate). Each export and each run is a child of its own that reports its peak 
   expects (by path it reads the freed blob on OpenVINO 2026.4.x);
 - a Llama from ExecuTorch's own ``export_llm`` at Llama-3.2-1B's width (dim 2048, 32 heads, 8 KV heads, a 128256
   vocabulary), two layers, random weights, uncompressed: 2.6 GB, equal to the reference by path and from bytes;
+- the stock program by path with ExecuTorch's backend rebuilt with our ``blob-lifetime`` series (given a checkout:
+  ``--executorch-source DIR``): equal to eager, the upstream fix holding at this size;
+- the checker on the stock programs, with biases (read in place from the freed blob: flagged, crashes by path) and
+  without (repacked at import: not flagged, equal to eager by path);
 - the checker and the restamper on the 2.25 GiB program: a checker's memory does not grow with the segments it
   does not read; the restamped program keeps its mode bits, holds no dead copy of its blob (there and back it is
   the size it was, or a page longer where the flatbuffer crossed into the segments), and loads.
@@ -21,7 +25,7 @@ import sys
 import numpy as np
 import pytest
 
-from repro.harness.large_program import EAGER, INPUT, PROGRAM, WEIGHT_BYTES, in_child
+from repro.harness.large_program import EAGER, INPUT, PROGRAM, WEIGHT_BYTES, WITHOUT_BIASES, in_child
 from repro.harness.precision import F32_ISA_CAP
 from tests.helpers import skip_module_without_executorch_path
 from tests.release_behaviour import stock_use_after_free
@@ -42,11 +46,11 @@ def exported(tmp_path_factory):
     """The model exported by each lowering, each in a child (as a user's script), once per run."""
     made = {}
 
-    def export(lowering):
-        if lowering not in made:
+    def export(lowering, *options):
+        if (lowering, *options) not in made:
             folder = tmp_path_factory.mktemp(lowering)
-            made[lowering] = (folder, in_child("export", lowering, folder, F32))
-        return made[lowering]
+            made[lowering, *options] = (folder, in_child("export", lowering, folder, F32, options))
+        return made[lowering, *options]
     return export
 
 
@@ -123,6 +127,40 @@ def test_the_stock_program_runs_as_the_release_table_expects(exported, load):
             "ran, upstream changed: retire this expectation (tests/release_behaviour.py)")
         return
     assert_ran_equal_to_eager(run, folder)
+
+
+def test_the_stock_program_equals_eager_by_path_with_the_blob_lifetime_runtime(exported, executorch_source,
+                                                                               tmp_path):
+    """What ExecuTorch's backend needs for programs of any size: to keep the blob it imported
+    (``repro/patches/executorch/blob-lifetime``). Built from a checkout (``--executorch-source``; skipped without,
+    as in CI), the stock program past 2 GiB, its blob in a segment, runs by path equal to eager."""
+    from repro.harness import executorch_patches as patches
+
+    folder, record = exported("stock")
+    assert record["error"] is None, record
+    library = patches.build_backend(executorch_source, tmp_path / "patched",
+                                    patches.patch_files(patches.BLOB_LIFETIME))
+    run = in_child("run", "path", folder, {**patches.with_search_paths(library_path=library), **F32})
+    print(json.dumps({"export": record, "run": run}))
+    assert_ran_equal_to_eager(run, folder)
+
+
+@pytest.mark.parametrize("biases", [True, False], ids=["with_biases", "without_biases"])
+def test_the_checker_tells_a_stock_program_that_crashes_by_path_from_one_that_does_not(exported, biases):
+    """Both stock programs keep a 2.25 GiB blob in a segment the backend frees after import. The checker asks
+    OpenVINO whether the compiled model reads it then: with biases it does (read in place: flagged, and by path
+    it crashes, above); without, the plugin has repacked every weight (not flagged, and by path it equals
+    eager)."""
+    from workaround import check_program
+
+    folder, record = exported("stock", *(() if biases else (WITHOUT_BIASES,)))
+    assert record["error"] is None, record
+    kinds = [finding.kind for finding in check_program(folder / PROGRAM)]
+    assert kinds == (["delegate_blob_in_segment"] if biases else []), kinds
+    if not biases:
+        run = in_child("run", "path", folder, F32)
+        print(json.dumps({"export": record, "run": run}))
+        assert_ran_equal_to_eager(run, folder)
 
 
 def test_the_checker_reads_a_program_past_2_gib_without_reading_its_segments(exported):
