@@ -4,18 +4,29 @@ bytes and by path in a runtime computing as that class: equal to eager, as on th
 
 This is the promise a model owner relies on when exporting on one machine and deploying on another. The gate
 (``tox -e ov2026.4``) holds the class-dependent cases on each class with one load each, within its minutes; this
-env holds all of them, both loads (``tox -e classes``: docs/gate.md gives its minutes)."""
+env holds all of them, both loads (``tox -e classes``: docs/gate.md gives its minutes).
+
+And the checker's answer to "does this stock program crash by path?", which depends on the class that imports it
+(what the CPU plugin reads in place from the blob is its choice per ISA): every stock case the runtime runs,
+checked by ``openvino-pte-check`` computing as each class this host reaches (its own included), flags its blob
+exactly where the catalogue measured a constant read in place."""
+
+import json
+import os
 
 import pytest
 
 from tests.candidate_gate import under_test
-from tests.helpers import other_cpu_classes, skip_module_without_executorch_path
+from tests.helpers import other_cpu_classes, run_cli, skip_module_without_executorch_path
 from tests.outcomes import assert_equals_eager
 
 skip_module_without_executorch_path()
 from repro.harness import catalogue  # noqa: E402
 from repro.harness.case_runs import GATE_LOADS  # noqa: E402
+from repro.harness.cpu_classes import reachable_classes  # noqa: E402
 from repro.harness.lowerings import WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
+from repro.harness.outcomes import Outcome  # noqa: E402
+from repro.harness.precision import f32_environment  # noqa: E402
 from tests.workaround_expectations import (  # noqa: E402
     CORRECTED,
     KEEPS_OPENVINO_SPECIAL_VALUES,
@@ -57,3 +68,23 @@ def test_torch_special_values_program_restamped_for_another_class_equals_eager_t
     rewrites (``workaround.partitioner.exact_rewrites``) and hand-backs hold on every class."""
     lowering = WORKAROUND_TORCH_SPECIAL_VALUES
     assert_equals_eager(as_class(catalogue.CASES[case], lowering, lowered_case(case, lowering), cpu_class, load))
+
+
+# Every case the stock partitioner lowers and the runtime runs (one failing at run time shows no by-path crash).
+RUN_BY_STOCK = [case.name for case in catalogue.CATALOGUE
+                if case.stock.outcome not in (Outcome.LOWERING_FAILED, Outcome.RUNTIME_FAILED)]
+
+
+@pytest.mark.parametrize(("case", "cpu_class"), [pytest.param(name, cpu_class, id=f"{name}-{cpu_class}")
+                                                 for name in RUN_BY_STOCK for cpu_class in reachable_classes()])
+def test_the_checker_flags_a_stock_blob_in_a_segment_exactly_where_its_model_reads_it_as_each_class_computes(
+        lowered_case, case, cpu_class):
+    record = lowered_case(case)
+    checked = run_cli("python", "-m", "workaround.check", record["pte"], "--json",
+                      env={**os.environ, **f32_environment(cpu_class)})
+    assert checked.returncode in (0, 1), checked.stderr[-2000:]
+    uses = [freed["use"] for freed in json.loads(checked.stdout)["freed_blobs"]]
+    reads = catalogue.CASES[case].stock.reads_constant_in_place
+    assert uses == ["reads" if reads else "keeps_nothing"], (
+        f"as {cpu_class} computes, the checker says {uses}; the catalogue measured its delegate "
+        f"{'reading' if reads else 'not reading'} a constant in place by path")

@@ -342,13 +342,22 @@ def test_post_lowering_check_flags_the_stock_upstream_example(lowered_case):
     assert [(f.kind, f.delegate, f.port) for f in findings] == [("pass_through_output", 0, 0)]
 
 
-# Every case the stock partitioner lowers and the runtime runs (one that fails at run time crashes by path or not
-# unseen)
-RUN_BY_STOCK = [case.name for case in catalogue.CASES.values()
-                if case.stock.outcome not in (Outcome.LOWERING_FAILED, Outcome.RUNTIME_FAILED)]
+# One stock case of each catalogue group whose delegate reads a constant in place by path, and one whose does not:
+# the checker asks OpenVINO about each blob in a child (about a second each), so the gate holds a case of each
+# kind, and ``tox -e classes`` every case as each CPU class computes.
+READ_AND_NOT_BY_GROUP = [next(case.name for case in cases if case.stock.reads_constant_in_place == reads
+                              and case.stock.outcome not in (Outcome.LOWERING_FAILED, Outcome.RUNTIME_FAILED))
+                         for cases in catalogue.GROUPS.values() for reads in (True, False)
+                         if any(case.stock.reads_constant_in_place == reads
+                                and case.stock.outcome not in (Outcome.LOWERING_FAILED, Outcome.RUNTIME_FAILED)
+                                for case in cases)]
+# And the two a weaker question got wrong (docs/measurements.md): a comparison with a constant no input crosses
+# (outputs compared before and after overwriting the blob: equal), and a dynamic convolution whose plugin copies
+# its bias when it first runs (a first run before the pages were taken away: safe, and by path it crashed at bf16).
+READ_AND_NOT_BY_GROUP += ["int32_timestamp_window", "dynamic_height_width_conv"]
 
 
-@pytest.mark.parametrize("case", RUN_BY_STOCK)
+@pytest.mark.parametrize("case", READ_AND_NOT_BY_GROUP)
 def test_post_lowering_check_flags_a_stock_segment_blob_exactly_where_its_model_reads_it_by_path(lowered_case,
                                                                                                  case):
     """The checker asks OpenVINO whether each blob in a segment is read after import
@@ -479,12 +488,17 @@ def run_check(path):
     return run_cli("python", "-m", "workaround.check", path, timeout=300)
 
 
-def test_check_command_reports_a_stock_pte_as_affected(lowered_case):
-    result = run_check(lowered_case("upstream_clone_sin")["pte"])
+@pytest.mark.parametrize(("case", "copies", "freed", "says"), [
+    ("upstream_clone_sin", 1, 0, "and its compiled model keeps nothing of it (asked of OpenVINO here"),
+    ("linear_bias", 0, 1, "crashes or reads freed memory with OpenVINO 2026.4.0 and later")])
+def test_check_command_reports_a_stock_pte_as_affected(lowered_case, case, copies, freed, says):
+    """Its stale copy where it has one, and its blob in a segment where the model reads it after import (the
+    bias read in place); one that keeps nothing of its blob is said to be safe by path."""
+    result = run_check(lowered_case(case)["pte"])
     assert result.returncode == 1, result.stderr
-    assert ("AFFECTED: 1 pass through output(s), 0 non default dim order(s), 0 empty or 0d argument(s), "
-            "0 dynamic shaped output(s), 1 delegate blob in segment(s)" in result.stdout)
-    assert "crashes or reads freed memory with OpenVINO 2026.4.0 and later" in result.stdout
+    assert (f"AFFECTED: {copies} pass through output(s), 0 non default dim order(s), 0 empty or 0d argument(s), "
+            f"0 dynamic shaped output(s), {freed} delegate blob in segment(s)" in result.stdout)
+    assert says in result.stdout
 
 
 def test_check_command_says_when_there_is_nothing_to_check(lowered_case):
