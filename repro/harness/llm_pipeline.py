@@ -18,7 +18,7 @@ import copy
 import json
 import sys
 import traceback
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,9 @@ MAX_SEQ_LENGTH = 16  # export.max_seq_length: the static no-cache program's wind
 MAX_CONTEXT_LENGTH = 32
 GROUP_SIZE = 32  # quantization.group_size: the tiny models' rows are 64 wide (the example's 128 needs 128)
 COMPRESSIONS = (None, "openvino_8wo", "openvino_4wo")
+# Llama-3.2-1B's shapes (its params.json: hidden 8192 from ffn_dim_multiplier 1.5), for what runs at real width.
+LLAMA_3_2_1B = {"dim": 2048, "hidden_dim": 8192, "n_heads": 32, "n_kv_heads": 8, "n_layers": 16,
+                "vocab_size": 128256}
 
 _COMMON = {"dim": 64, "hidden_dim": 128, "n_heads": 4, "n_kv_heads": 2, "n_layers": 2, "vocab_size": 128,
            "ffn_dim_multiplier": 1}
@@ -86,6 +89,29 @@ LOWERINGS = ("stock", "workaround", QUANTIZING_ACTIVATIONS, "xnnpack")
 QUANTIZED_GROUP_SIZE = b"32"  # OpenVINO's CPU default for DYNAMIC_QUANTIZATION_GROUP_SIZE
 
 
+# XNNPACK's own quantization at the weight bits of each OpenVINO compression, as the pipeline offers it: 8-bit
+# weights with int8 activations quantized at run time (pt2e ``xnnpack_dynamic``), and ``8da4w`` (4-bit weights in
+# groups, int8 activations).
+XNNPACK_QUANTIZATION: dict[str, dict[str, str]] = {"openvino_8wo": {"pt2e_quantize": "xnnpack_dynamic"},
+                                                   "openvino_4wo": {"qmode": "8da4w"}}
+
+
+@dataclass(frozen=True)
+class PipelineSettings:
+    """What ``export_llm`` is asked besides the case: the model's sizes (``params.json``, over the tiny model's),
+    the static windows, the group size of compressed weights, and whether the reference is made (a benchmark at
+    real width needs none: it would hold a second copy of the model and run it)."""
+
+    sizes: dict[str, int] = field(default_factory=dict)
+    max_seq_length: int = MAX_SEQ_LENGTH
+    max_context_length: int = MAX_CONTEXT_LENGTH
+    group_size: int = GROUP_SIZE
+    reference: bool = True
+
+
+TIER = PipelineSettings()  # the LLM tier's: the tiny model, 16- and 32-token windows, groups of 32
+
+
 @dataclass(frozen=True)
 class ExportRecord:
     """What the export child leaves in its folder's ``record.json``."""
@@ -99,9 +125,10 @@ class ExportRecord:
     ops_outside: list[str] | None  # those nodes' ops, once each, sorted
 
 
-def llm_config(case: LlmCase, folder: Path, lowering: str = "stock") -> Any:
+def llm_config(case: LlmCase, folder: Path, lowering: str = "stock",
+               settings: PipelineSettings = TIER) -> Any:
     """The LlmConfig ``export_llm`` builds from its YAML and command line (Hydra, then OmegaConf), for ``case``
-    with the OpenVINO backend, or XNNPACK's for ``lowering`` xnnpack."""
+    with the OpenVINO backend, or XNNPACK's for ``lowering`` xnnpack (its own quantization at the same bits)."""
     from executorch.extension.llm.export.config.llm_config import LlmConfig
     from omegaconf import OmegaConf
 
@@ -111,27 +138,29 @@ def llm_config(case: LlmCase, folder: Path, lowering: str = "stock") -> Any:
         "model": {"use_kv_cache": case.kv_cache, "enable_dynamic_shape": case.dynamic_shape,
                   "dtype_override": "fp32"},
         # output_name is taken as it is when it ends in .pte (output_dir is then ignored): a full path.
-        "export": {"max_seq_length": MAX_SEQ_LENGTH, "max_context_length": MAX_CONTEXT_LENGTH,
+        "export": {"max_seq_length": settings.max_seq_length, "max_context_length": settings.max_context_length,
                    "output_dir": str(folder), "output_name": str(folder / "program.pte")},
         "backend": {"xnnpack" if lowering == "xnnpack" else "openvino": {"enabled": True}},
     }
     if case.compression:
-        options["quantization"] = {"pt2e_quantize": case.compression, "group_size": GROUP_SIZE}
+        asked = (XNNPACK_QUANTIZATION[case.compression] if lowering == "xnnpack"
+                 else {"pt2e_quantize": case.compression})
+        options["quantization"] = {**asked, "group_size": settings.group_size}
     return OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(LlmConfig), OmegaConf.create(options)))
 
 
-def write_checkpoint(case: LlmCase, folder: Path, sizes: dict[str, int] | None = None) -> None:
-    """``params.json`` and a seeded random checkpoint with the names the pipeline loads; ``sizes`` overrides the
-    tiny model's (``dim``, ``n_layers``, ...: a benchmark's larger model)."""
+def write_checkpoint(case: LlmCase, folder: Path, settings: PipelineSettings = TIER) -> None:
+    """``params.json`` and a seeded random checkpoint with the names the pipeline loads; ``settings.sizes``
+    overrides the tiny model's (``dim``, ``n_layers``, ...: a benchmark's larger model)."""
     import torch
     from executorch.examples.models.llama.llama_transformer import construct_transformer
     from executorch.examples.models.llama.model_args import ModelArgs
 
-    params = {**TINY_PARAMS[case.model_class], **(sizes or {})}
+    params = {**TINY_PARAMS[case.model_class], **settings.sizes}
     (folder / "params.json").write_text(json.dumps(params))
     torch.manual_seed(0)
-    model = construct_transformer(ModelArgs(**params, max_seq_len=MAX_CONTEXT_LENGTH,
-                                            max_context_len=MAX_CONTEXT_LENGTH))
+    model = construct_transformer(ModelArgs(**params, max_seq_len=settings.max_context_length,
+                                            max_context_len=settings.max_context_length))
     with torch.no_grad():  # larger than the default init, so that logits differ visibly between tokens
         for parameter in model.parameters():
             parameter.normal_(0.0, 0.2) if parameter.dim() > 1 else parameter.uniform_(0.5, 1.5)
@@ -204,17 +233,18 @@ def contents(edge: Any) -> dict[str, Any]:
             "nodes_inside": len(inside), "nodes_outside": len(outside), "ops_outside": sorted(set(outside))}
 
 
-def export(case: LlmCase, lowering: str, folder: Path, sizes: dict[str, int] | None = None) -> ExportRecord:
+def export(case: LlmCase, lowering: str, folder: Path,
+           settings: PipelineSettings = TIER) -> ExportRecord:
     """Runs the pipeline for ``case`` in this process (``workaround.install()`` first for the workaround), writing
     ``program.pte``, and ``reference.pt`` (the calls and the reference's outputs) when the graph reached the
-    partitioner; ``sizes``: see ``write_checkpoint``."""
+    partitioner and ``settings`` asks for it."""
     if lowering not in LOWERINGS:
         raise ValueError(f"not a lowering of the pipeline: {lowering!r} ({'|'.join(LOWERINGS)})")
     import torch
     from executorch.examples.models.llama import export_llama_lib
     from executorch.extension.llm.export.builder import LLMEdgeManager
 
-    write_checkpoint(case, folder, sizes)
+    write_checkpoint(case, folder, settings)
     if lowering in ("workaround", QUANTIZING_ACTIVATIONS):
         from executorch.exir.backend.compile_spec_schema import CompileSpec
 
@@ -227,14 +257,15 @@ def export(case: LlmCase, lowering: str, folder: Path, sizes: dict[str, int] | N
     lower = LLMEdgeManager.to_edge_transform_and_lower
 
     def lowered_after_keeping_the_reference(self, *arguments, **options):
-        seen["reference"] = exactly_decompressed(copy.deepcopy(self.pre_autograd_graph_module))
+        if settings.reference:
+            seen["reference"] = exactly_decompressed(copy.deepcopy(self.pre_autograd_graph_module))
         result = lower(self, *arguments, **options)
         seen["contents"] = contents(self.edge_manager)  # before to_executorch adds its out variants and allocs
         return result
 
     LLMEdgeManager.to_edge_transform_and_lower = lowered_after_keeping_the_reference
     try:
-        export_llama_lib.export_llama(llm_config(case, folder, lowering))
+        export_llama_lib.export_llama(llm_config(case, folder, lowering, settings))
         error = None
     except Exception as exception:  # the pipeline's failure is the finding
         lines = str(exception).strip().splitlines() or [""]
@@ -251,6 +282,6 @@ def export(case: LlmCase, lowering: str, folder: Path, sizes: dict[str, int] | N
     return record
 
 
-if __name__ == "__main__":  # python -m repro.harness.llm_pipeline CASE LOWERING FOLDER [SIZES_JSON]
+if __name__ == "__main__":  # python -m repro.harness.llm_pipeline CASE LOWERING FOLDER [SETTINGS_JSON]
     export(LlmCase.from_name(sys.argv[1]), sys.argv[2], Path(sys.argv[3]),
-           json.loads(sys.argv[4]) if len(sys.argv) > 4 else None)
+           PipelineSettings(**json.loads(sys.argv[4])) if len(sys.argv) > 4 else TIER)

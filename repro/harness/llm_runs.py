@@ -14,7 +14,7 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from repro.harness.llm_pipeline import ExportRecord, LlmCase
+from repro.harness.llm_pipeline import TIER, ExportRecord, LlmCase, PipelineSettings
 from repro.harness.program_runner import PROJECT, ProgramRunner, RunStatus
 
 EQUAL_WITHIN = 1e-4
@@ -48,20 +48,20 @@ class LlmRecord:
         return {"export": asdict(self.export), "runs": {load: asdict(run) for load, run in self.runs.items()}}
 
 
-def exported(case: LlmCase, lowering: str, folder: Path, sizes: dict[str, int] | None = None) -> ExportRecord:
+def exported(case: LlmCase, lowering: str, folder: Path, settings: PipelineSettings = TIER,
+             timeout: float = EXPORT_TIMEOUT) -> ExportRecord:
     """``case`` through the pipeline in a child (the pipeline and ``install()`` change process-wide state), its
     files in ``folder``; a child that dies is an export error saying how, with the tail of what it printed.
-    ``sizes``: the model's, where not the tiny one's (``llm_pipeline.write_checkpoint``)."""
+    ``settings``: the model's sizes, windows and group size where not the tiny tier's."""
     import json
 
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / "export.log"
     with log.open("w") as output:
         try:
-            sized = [json.dumps(sizes)] if sizes else []
             done = subprocess.run([sys.executable, "-m", "repro.harness.llm_pipeline", case.name, lowering,
-                                   str(folder), *sized], check=False, cwd=PROJECT, stdout=output,
-                                  stderr=subprocess.STDOUT, timeout=EXPORT_TIMEOUT,
+                                   str(folder), json.dumps(asdict(settings))], check=False, cwd=PROJECT,
+                                  stdout=output, stderr=subprocess.STDOUT, timeout=timeout,
                                   env={**os.environ, "PYTHONPATH": os.pathsep.join(
                                       filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))})
             code = done.returncode
@@ -71,7 +71,7 @@ def exported(case: LlmCase, lowering: str, folder: Path, sizes: dict[str, int] |
     if code == 0 and record_file.exists():
         return ExportRecord(**json.loads(record_file.read_text()))
     tail = " / ".join(line for line in log.read_text(errors="replace").splitlines()[-3:] if line.strip())
-    how = f"no answer within {EXPORT_TIMEOUT} s" if code is None else f"the export process ended with {code}"
+    how = f"no answer within {timeout} s" if code is None else f"the export process ended with {code}"
     return ExportRecord(case.name, lowering, f"{how}: {tail[:300]}", None, None, None, None)
 
 

@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 from repro.harness.large_program import EAGER, INPUT, PROGRAM, WEIGHT_BYTES, WITHOUT_BIASES, in_child
+from repro.harness.llm_pipeline import LLAMA_3_2_1B
 from repro.harness.precision import F32_ISA_CAP
 from tests.helpers import skip_module_without_executorch_path
 from tests.release_behaviour import stock_use_after_free
@@ -37,8 +38,7 @@ GIB = 1 << 30
 EQUAL_WITHIN = 1e-5  # of max |eager|: f32 sums over 8192 terms in another order (measured 3.0e-6)
 F32 = F32_ISA_CAP  # f32 on every CPU class (repro/harness/precision.py); a no-op on AVX2
 EXPORT_MEMORY_GOAL = 2.5  # times the weights
-LLAMA_1B_WIDTH = {"dim": 2048, "hidden_dim": 8192, "n_heads": 32, "n_kv_heads": 8, "n_layers": 2,
-                  "vocab_size": 128256}
+LLAMA_1B_WIDTH = {**LLAMA_3_2_1B, "n_layers": 2}
 
 
 @pytest.fixture(scope="module")
@@ -198,13 +198,13 @@ def test_a_restamped_program_past_2_gib_keeps_its_mode_bits_and_loads(exported, 
 
 
 def test_a_llama_at_1b_width_from_export_llm_past_2_gib_equals_its_reference_by_path_and_from_bytes(tmp_path):
-    from repro.harness.llm_pipeline import LlmCase
+    from repro.harness.llm_pipeline import LlmCase, PipelineSettings
     from repro.harness.llm_runs import exported as llm_exported
     from repro.harness.llm_runs import run_loads
     from repro.harness.program_runner import ProgramRunner
 
     case = LlmCase("llama3_2", kv_cache=True, dynamic_shape=False, compression=None)
-    record = llm_exported(case, "workaround", tmp_path, LLAMA_1B_WIDTH)
+    record = llm_exported(case, "workaround", tmp_path, PipelineSettings(LLAMA_1B_WIDTH))
     assert record.error is None, record
     assert record.delegates == 1, record
     assert record.nodes_outside == 0, record

@@ -220,3 +220,13 @@ def test_the_cia_collection_benchmark_refuses_bad_counts_in_one_line(arguments, 
     if importlib.util.find_spec("torch") is None:
         pytest.skip("the benchmark lowers with torch")
     assert_one_line(run_cli("python", "-m", "benchmarks.cia_collection_cost", *arguments, timeout=300), 2, says)
+
+
+@pytest.mark.parametrize(("arguments", "says"), [
+    (["--layers", "0"], "argument --layers: must be at least 1, got 0"),
+    (["--context", "32"], "--context: must be above the short program's 32, got 32"),
+    (["--prefill", "4096"], "--prefill: must fit the context (2048), got 4096"),
+    (["--precision", "bf16"], "argument --precision: invalid choice: 'bf16'"),
+], ids=["no_layers", "context_no_longer_than_the_short_one", "prefill_past_the_context", "unknown_precision"])
+def test_the_real_width_llm_benchmark_refuses_bad_sizes_in_one_line_before_exporting(arguments, says):
+    assert_one_line(run_cli("python", "-m", "benchmarks.llm_real_width", *arguments, timeout=300), 2, says)

@@ -1,0 +1,172 @@
+"""An LLM at Llama-3.2-1B's shapes through ExecuTorch's own ``export_llm``: decode deep in a real context, a
+prefill, tokens per second and resident memory, the workaround against its peers at equal weight bits.
+
+Why: at the LLM tier's 256 width a decode step is mostly call overhead; a model people ship is 2048 wide, its
+step bound by reading the weights and, deep in a long context, the KV cache. Random weights (the speed does not
+depend on them), dim 2048, 32 heads, 8 KV heads, hidden 8192, a 128256-token vocabulary; ``--layers`` of them (16
+is the model; fewer at full width where memory or time forces it: say so with the figures).
+
+Programs, each exported in a child by the pipeline (``repro.harness.llm_pipeline``, static shapes):
+
+- decode: a KV cache of ``--context`` tokens, one token a call at a position 16 from its end; and the workaround's
+  4-bit program with a 32-token context, to show how the step grows with the context;
+- prefill: no cache, one call over a ``--prefill``-token window.
+
+At each weight width the candidates run interleaved in one process (``benchmarks.timing``): the workaround (by
+path), XNNPACK at the pipeline's setting for the same bits (fp32, ``xnnpack_dynamic`` 8-bit, ``8da4w``; by path),
+plain OpenVINO running the workaround's delegate blob itself, and stock (from bytes: by path its programs crash on
+2026.4; uncompressed, its pipeline fails before lowering). f32 on every class by default (as the gate runs);
+``--precision default`` runs at the importing class's own (bf16 on AVX-512 BF16). Prints one JSON object: medians,
+tokens per second, resident memory each program added once loaded and run, and each ratio the LLM issue sets a
+goal for, beside its goal.
+
+    python -m benchmarks.llm_real_width [--layers 16] [--context 2048] [--prefill 128] [--repeats 20]
+"""
+
+import json
+import os
+import platform
+import sys
+import tempfile
+from pathlib import Path
+
+from repro.harness import cli
+from repro.harness.llm_pipeline import LLAMA_3_2_1B
+from repro.harness.precision import F32_ISA_CAP
+
+GROUP_SIZE = 128  # the OpenVINO example's group size for 4-bit weights (XNNPACK's 8da4w takes the same)
+SHORT_CONTEXT = 32
+COMPRESSIONS = ("none", "8wo", "4wo")
+# (lowering, compression) exported for each program kind; stock's pipeline fails uncompressed.
+CANDIDATES = [(lowering, compression) for compression in COMPRESSIONS
+              for lowering in ("workaround", "xnnpack", *(("stock",) if compression != "none" else ()))]
+EXPORT_TIMEOUT = 3600
+# Each goal: (numerator, denominator, at most), by the timings' names "<kind> <compression>: <candidate>".
+GOALS = [
+    *((f"decode {c}: workaround", f"decode {c}: xnnpack", 1.0) for c in ("8wo", "4wo")),
+    *((f"decode {c}: workaround", f"decode {c}: plain OpenVINO", 1.05) for c in COMPRESSIONS),
+    ("prefill none: workaround", "prefill none: xnnpack", 0.6),
+    ("prefill 4wo: workaround", "prefill 4wo: xnnpack", 1.0),
+    *((f"{kind} {c}: workaround", f"{kind} {c}: stock", 1.05)
+      for kind in ("decode", "prefill") for c in ("8wo", "4wo")),
+    ("decode 4wo: workaround", f"decode 4wo at {SHORT_CONTEXT}: workaround", 1.25),
+]
+
+
+SHORT = f"decode at {SHORT_CONTEXT}"  # the group of the short-context program
+
+
+def window(kind: str, context: int, prefill: int) -> int:
+    return {"decode": context, SHORT: SHORT_CONTEXT}.get(kind, prefill)
+
+
+def export_all(folder: Path, layers: int, context: int, prefill: int) -> dict[tuple[str, str, str], Path]:
+    """{(group, lowering, compression): program}, a group being "decode", "prefill" or the short decode."""
+    from repro.harness.llm_pipeline import LlmCase, PipelineSettings
+    from repro.harness.llm_runs import exported
+
+    sizes = {**LLAMA_3_2_1B, "n_layers": layers}
+    wanted = [(kind, *candidate) for kind in ("decode", "prefill") for candidate in CANDIDATES]
+    programs = {}
+    for kind, lowering, compression in [*wanted, (SHORT, "workaround", "4wo")]:
+        weights = None if compression == "none" else f"openvino_{compression}"
+        case = LlmCase("llama3_2", kind != "prefill", False, weights)
+        tokens = window(kind, context, prefill)
+        # a static KV-cache program takes one token a call whatever its max_seq_length, which the context bounds
+        asked = PipelineSettings(sizes, min(prefill, tokens), tokens, GROUP_SIZE, reference=False)
+        files = folder / f"{kind.replace(' ', '-')}.{compression}.{lowering}"
+        record = exported(case, lowering, files, asked, EXPORT_TIMEOUT)
+        (files / "checkpoint.pth").unlink(missing_ok=True)  # as large as the model: 17 of them fill a disk
+        if record.error is not None:
+            sys.exit(f"{kind} {compression} ({lowering}) did not export: {record.error}")
+        print(f"exported {kind} {compression} ({lowering}): {(files / 'program.pte').stat().st_size / 1e9:.2f} GB",
+              file=sys.stderr, flush=True)
+        programs[kind, lowering, compression] = files / "program.pte"
+    return programs
+
+
+def call(kind: str, context: int, prefill: int) -> list:
+    """One timed call's inputs: the prefill's window, or a decode step's token at 16 from its context's end."""
+    import torch
+
+    if kind == "prefill":
+        return [torch.arange(1, prefill + 1).reshape(1, -1)]
+    return [torch.tensor([[7]]), torch.tensor([window(kind, context, prefill) - 16])]
+
+
+def resident_bytes() -> int:
+    status = Path("/proc/self/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:"))) * 1024
+
+
+def measure_group(programs: dict[str, Path], inputs: list, repeats: int, plain_of: Path | None) -> dict:
+    """Timings and added resident memory of each candidate of one group, interleaved in this process."""
+    from benchmarks.llm_decode_cost import executorch_call, plain_openvino_call
+    from benchmarks.timing import interleaved_timings
+
+    keep: list = []
+    runners, added = {}, {}
+    for name, program in programs.items():
+        before = resident_bytes()
+        runners[name] = executorch_call(program, inputs, name != "stock", keep)
+        runners[name]()
+        added[name] = resident_bytes() - before
+    if plain_of is not None:
+        before = resident_bytes()
+        runners["plain OpenVINO"] = plain_openvino_call(plain_of, inputs)
+        runners["plain OpenVINO"]()
+        added["plain OpenVINO"] = resident_bytes() - before
+    timings = interleaved_timings(runners, repeats)
+    return {name: {**timing, "resident_added_mb": round(added[name] / 1e6)} for name, timing in timings.items()}
+
+
+def measure(folder: Path, layers: int, context: int, prefill: int, repeats: int) -> dict:
+    from repro.harness.cpu_classes import process_class
+
+    programs = export_all(folder, layers, context, prefill)
+    timings = {}
+    groups = sorted({(kind, compression) for kind, _, compression in programs})
+    for kind, compression in groups:
+        members = {lowering: path for (k, lowering, c), path in programs.items() if (k, c) == (kind, compression)}
+        plain = members.get("workaround") if kind != SHORT else None
+        for name, timing in measure_group(members, call(kind, context, prefill), repeats, plain).items():
+            label = f"decode {compression} at {SHORT_CONTEXT}" if kind == SHORT else f"{kind} {compression}"
+            tokens = prefill if kind == "prefill" else 1
+            timings[f"{label}: {name}"] = {**timing, "tokens_per_s": round(tokens * 1e3 / timing["median_ms"], 2)}
+    median = {name: timing["median_ms"] for name, timing in timings.items()}
+    ratios = {f"{top} / {bottom}": {"ratio": round(median[top] / median[bottom], 3), "at most": goal,
+                                     "met": median[top] / median[bottom] <= goal}
+              for top, bottom, goal in GOALS if top in median and bottom in median}
+    return {"model": {**LLAMA_3_2_1B, "n_layers": layers, "context": context, "prefill": prefill,
+                      "group_size": GROUP_SIZE},
+            "host": {"cpu_class": str(process_class()), "machine": platform.processor() or platform.machine(),
+                     "precision": "f32" if os.environ.get("OV_CPU_MAX_ISA") else "the class's default"},
+            "repeats": repeats, "timings": timings, "ratios": ratios}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = cli.parser(__doc__.splitlines()[0], "exit status: 0 measured, 2 usage error",
+                        prog="python -m benchmarks.llm_real_width")
+    parser.add_argument("--layers", type=cli.positive_int, default=LLAMA_3_2_1B["n_layers"],
+                        help="transformer layers at full width (default 16, the model's)")
+    parser.add_argument("--context", type=cli.positive_int, default=2048,
+                        help="the decode programs' KV cache, in tokens (default 2048)")
+    parser.add_argument("--prefill", type=cli.positive_int, default=128,
+                        help="the prefill program's window, in tokens (default 128)")
+    parser.add_argument("--repeats", type=cli.positive_int, default=20, help="timed calls of each (default 20)")
+    parser.add_argument("--precision", choices=("f32", "default"), default="f32",
+                        help="f32 on every CPU class (default), or the importing class's own")
+    options = parser.parse_args(argv)
+    if options.context <= SHORT_CONTEXT:
+        parser.error(f"--context: must be above the short program's {SHORT_CONTEXT}, got {options.context}")
+    if options.prefill > options.context:
+        parser.error(f"--prefill: must fit the context ({options.context}), got {options.prefill}")
+    if options.precision == "f32":
+        os.environ.update(F32_ISA_CAP)  # before OpenVINO loads, and for the export children
+    with tempfile.TemporaryDirectory() as folder:
+        print(json.dumps(measure(Path(folder), options.layers, options.context, options.prefill, options.repeats),
+                         indent=1))
+
+
+if __name__ == "__main__":
+    main()
