@@ -55,6 +55,19 @@ def test_a_program_with_fields_the_schema_does_not_name_is_refused_rather_than_m
         restamping.restamp(path.read_bytes(), for_class("avx512_bf16"))
 
 
+def test_the_restamp_command_refuses_such_a_program_in_one_line_and_writes_nothing(monkeypatch, tmp_path):
+    from workaround.checker.restamp_command import EXIT_REFUSED, restamp_file
+
+    path = next(path for path in INLINE_PROGRAMS if stamp_of(path).cpu_class == "avx2")
+    monkeypatch.setitem(program_schema.TABLES, "BackendDelegate", ("str", "BackendDelegateDataReference"))
+    report = restamp_file(path, tmp_path / "out.pte", "avx512_bf16", force=False)
+    assert report.code == EXIT_REFUSED
+    [line] = report.problems
+    assert line.startswith(f"openvino-pte-restamp: {path}: refused: the program has fields"), line
+    assert line.endswith("; nothing written")
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.executorch
 @pytest.mark.parametrize("load", ["bytes", "path"])
 def test_two_inline_blobs_restamped_there_and_back_run_equal_to_eager(runners, tmp_path, load):

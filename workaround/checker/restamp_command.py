@@ -121,7 +121,7 @@ def restamp_file(source: Path, output: Path, target: str, force: bool) -> Report
             return Report(0, [f"{source}: no OpenVINO blob is stamped: it loads on every CPU class as it is; "
                               "nothing written"], [])
         write_new(output, parts, force, source.stat().st_mode, read_back(target))
-    except Refused as refusal:
+    except (Refused, restamping.CannotRestamp) as refusal:
         return Report(EXIT_REFUSED, [], [f"{PROGRAM}: {source}: refused: {refusal}; nothing written"])
     except (UnreadableFile, MalformedProgram) as error:
         return Report(EXIT_USAGE, [], [f"{PROGRAM}: {source}: not a program it can read: {error}"])
