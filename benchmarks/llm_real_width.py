@@ -94,28 +94,23 @@ def call(kind: str, context: int, prefill: int) -> list:
     return [torch.tensor([[7]]), torch.tensor([window(kind, context, prefill) - 16])]
 
 
-def resident_bytes() -> int:
-    status = Path("/proc/self/status").read_text()
-    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:"))) * 1024
-
-
 def measure_group(programs: dict[str, Path], inputs: list, repeats: int, plain_of: Path | None) -> dict:
     """Timings and added resident memory of each candidate of one group, interleaved in this process."""
     from benchmarks.llm_decode_cost import executorch_call, plain_openvino_call
     from benchmarks.timing import interleaved_timings
+    from repro.harness.process_memory import resident_bytes
 
     keep: list = []
+    makers = {name: (lambda program=program, name=name: executorch_call(program, inputs, name != "stock", keep))
+              for name, program in programs.items()}
+    if plain_of is not None:
+        makers["plain OpenVINO"] = lambda: plain_openvino_call(plain_of, inputs)
     runners, added = {}, {}
-    for name, program in programs.items():
+    for name, make in makers.items():  # each loaded and run once, what it added to this process measured
         before = resident_bytes()
-        runners[name] = executorch_call(program, inputs, name != "stock", keep)
+        runners[name] = make()
         runners[name]()
         added[name] = resident_bytes() - before
-    if plain_of is not None:
-        before = resident_bytes()
-        runners["plain OpenVINO"] = plain_openvino_call(plain_of, inputs)
-        runners["plain OpenVINO"]()
-        added["plain OpenVINO"] = resident_bytes() - before
     timings = interleaved_timings(runners, repeats)
     return {name: {**timing, "resident_added_mb": round(added[name] / 1e6)} for name, timing in timings.items()}
 

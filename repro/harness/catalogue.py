@@ -82,6 +82,11 @@ class Stock:
     # above is the other classes' (each measured, see docs/measurements.md "CPU classes").
     right_on: frozenset[CpuClass] = frozenset()
 
+    @property
+    def runs(self) -> bool:
+        """Its program lowers and the runtime runs it (a by-path crash can show only then)."""
+        return self.outcome not in (Outcome.LOWERING_FAILED, Outcome.RUNTIME_FAILED)
+
 
 def wrong(why: str, **more: Any) -> Stock:
     return Stock(Outcome.WRONG, why, **more)

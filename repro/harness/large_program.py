@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from repro.harness.executorch_patches import with_search_paths
+from repro.harness.process_memory import peak_bytes
 from repro.harness.program_runner import PROJECT, how_it_ended
 
 FEATURES, LAYERS = 8192, 9
@@ -45,13 +46,6 @@ class LargeRun:
     error: str | None  # what the runtime raised, or how the process ended (crashed: SIGSEGV)
     max_abs_difference: float | None = None  # against eager, over every output value
     peak_bytes: int | None = None
-
-
-def peak_bytes() -> int:
-    """This process's peak resident memory: ``VmHWM``, which starts anew at ``exec`` (Linux keeps ``ru_maxrss``
-    across fork and exec, so a child of a large parent would report the parent's)."""
-    status = Path("/proc/self/status").read_text()
-    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:"))) * 1024
 
 
 def model(biases: bool = True):

@@ -25,7 +25,6 @@ from repro.harness import catalogue  # noqa: E402
 from repro.harness.case_runs import GATE_LOADS  # noqa: E402
 from repro.harness.cpu_classes import reachable_classes  # noqa: E402
 from repro.harness.lowerings import WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
-from repro.harness.outcomes import Outcome  # noqa: E402
 from repro.harness.precision import f32_environment  # noqa: E402
 from tests.workaround_expectations import (  # noqa: E402
     CORRECTED,
@@ -71,8 +70,7 @@ def test_torch_special_values_program_restamped_for_another_class_equals_eager_t
 
 
 # Every case the stock partitioner lowers and the runtime runs (one failing at run time shows no by-path crash).
-RUN_BY_STOCK = [case.name for case in catalogue.CATALOGUE
-                if case.stock.outcome not in (Outcome.LOWERING_FAILED, Outcome.RUNTIME_FAILED)]
+RUN_BY_STOCK = [case.name for case in catalogue.CATALOGUE if case.stock.runs]
 
 
 @pytest.mark.parametrize(("case", "cpu_class"), [pytest.param(name, cpu_class, id=f"{name}-{cpu_class}")

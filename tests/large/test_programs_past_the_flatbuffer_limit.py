@@ -167,7 +167,7 @@ def test_the_checker_reads_a_program_past_2_gib_without_reading_its_segments(exp
     folder, _ = exported("workaround")
     done = subprocess.run([sys.executable, "-c", (
         "import sys; from pathlib import Path; from workaround.checker.pte import reader; "
-        "from workaround.checker.pte.file import read_pte; from repro.harness.large_program import peak_bytes; "
+        "from workaround.checker.pte.file import read_pte; from repro.harness.process_memory import peak_bytes; "
         "reader.read(read_pte(Path(sys.argv[1]))); print(peak_bytes())"), str(folder / PROGRAM)],
         capture_output=True, text=True, check=True)
     peak = int(done.stdout.split()[-1])
