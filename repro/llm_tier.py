@@ -49,11 +49,11 @@ def contents(record) -> str:
     if export.delegates is None:
         return ""
     share = export.nodes_outside / max(1, export.nodes_inside + export.nodes_outside)
-    return f"{export.delegates} / {export.nodes_outside} ({share:.0%})"
+    return f"{export.delegates} / {export.nodes_outside} ({share:.0%}) / {export.buffers_outside}"
 
 
 def table(records: Sequence) -> str:
-    return md.table(["case", "lowering", "delegates / nodes outside", *LOADS],
+    return md.table(["case", "lowering", "delegates / nodes outside / caches crossing", *LOADS],
                     [[r.export.case, r.export.lowering, contents(r), *(cell(r, load) for load in LOADS)]
                      for r in records])
 

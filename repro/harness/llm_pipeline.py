@@ -123,6 +123,7 @@ class ExportRecord:
     nodes_inside: int | None  # call_function nodes inside OpenVINO delegates
     nodes_outside: int | None  # call_function nodes left to ExecuTorch's kernels (getitem not counted)
     ops_outside: list[str] | None  # those nodes' ops, once each, sorted
+    buffers_outside: int | None  # mutated buffers (KV caches) ExecuTorch keeps: each crosses a delegate every call
 
 
 def llm_config(case: LlmCase, folder: Path, lowering: str = "stock",
@@ -142,6 +143,8 @@ def llm_config(case: LlmCase, folder: Path, lowering: str = "stock",
                    "output_dir": str(folder), "output_name": str(folder / "program.pte")},
         "backend": {"xnnpack" if lowering == "xnnpack" else "openvino": {"enabled": True}},
     }
+    if lowering == "xnnpack" and case.kv_cache:  # the XNNPACK example's attention: its cache updated in place
+        options["model"]["use_sdpa_with_kv_cache"] = True
     if case.compression:
         asked = (XNNPACK_QUANTIZATION[case.compression] if lowering == "xnnpack"
                  else {"pt2e_quantize": case.compression})
@@ -229,8 +232,10 @@ def contents(edge: Any) -> dict[str, Any]:
     from repro.harness.program_contents import delegated_and_outside_ops, is_delegate_call
 
     inside, outside = delegated_and_outside_ops(edge)
-    return {"delegates": sum(1 for node in edge.exported_program().graph.nodes if is_delegate_call(node)),
-            "nodes_inside": len(inside), "nodes_outside": len(outside), "ops_outside": sorted(set(outside))}
+    program = edge.exported_program()
+    return {"delegates": sum(1 for node in program.graph.nodes if is_delegate_call(node)),
+            "nodes_inside": len(inside), "nodes_outside": len(outside), "ops_outside": sorted(set(outside)),
+            "buffers_outside": len(program.graph_signature.buffers_to_mutate)}
 
 
 def export(case: LlmCase, lowering: str, folder: Path,
@@ -276,7 +281,8 @@ def export(case: LlmCase, lowering: str, folder: Path,
     if "reference" in seen:
         calls, outputs = reference_calls(case, seen["reference"])
         torch.save({"calls": calls, "outputs": outputs}, folder / "reference.pt")
-    counts = seen.get("contents", dict.fromkeys(("delegates", "nodes_inside", "nodes_outside", "ops_outside")))
+    counts = seen.get("contents", dict.fromkeys(("delegates", "nodes_inside", "nodes_outside", "ops_outside",
+                                                       "buffers_outside")))
     record = ExportRecord(case.name, lowering, error, **counts)
     (folder / "record.json").write_text(json.dumps(asdict(record), indent=1))
     return record

@@ -72,7 +72,7 @@ def exported(case: LlmCase, lowering: str, folder: Path, settings: PipelineSetti
         return ExportRecord(**json.loads(record_file.read_text()))
     tail = " / ".join(line for line in log.read_text(errors="replace").splitlines()[-3:] if line.strip())
     how = f"no answer within {timeout} s" if code is None else f"the export process ended with {code}"
-    return ExportRecord(case.name, lowering, f"{how}: {tail[:300]}", None, None, None, None)
+    return ExportRecord(case.name, lowering, f"{how}: {tail[:300]}", None, None, None, None, None)
 
 
 def max_relative_difference(outputs: list, reference: list) -> float:

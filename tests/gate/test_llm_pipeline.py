@@ -41,6 +41,8 @@ def test_uncompressed_kv_cache_llama_equals_its_reference_both_loads(llm_record,
     if not record.equal:
         raise WrongValues(str(record.as_json()))
     assert (record.export.delegates, record.export.nodes_outside) == (1, 0), record.as_json()
+    # its 4 KV caches (2 layers) are OpenVINO state: none crosses the delegate's boundary
+    assert record.export.buffers_outside == 0, record.as_json()
 
 
 def test_the_stock_pipeline_fails_on_the_empty_quantizer_list_only(llm_record):

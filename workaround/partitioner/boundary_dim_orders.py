@@ -38,12 +38,13 @@ import torch
 from executorch.backends.openvino.preprocess import OpenvinoBackend
 from executorch.exir.backend.backend_details import PreprocessResult
 from torch.export import ExportedProgram
+from torch.export.graph_signature import OutputKind
 
 from workaround.contract.boundary_marks import INPUT_MARK, OUTPUT_MARK, int64_mark, mark
 from workaround.contract.delegate_specs import SPECIAL_VALUES_KEY, SpecialValues
 from workaround.contract.openvino_types import OpenvinoModel, OpenvinoNode
 from workaround.contract.provenance import made_by_workaround
-from workaround.partitioner import exact_rewrites
+from workaround.partitioner import delegate_state, exact_rewrites
 from workaround.partitioner.compressed_weights import (
     DYNAMIC_QUANTIZATION,
     UNQUANTIZED,
@@ -65,13 +66,16 @@ TORCH_TO_OPENVINO_TYPES = {torch.float32: "f32", torch.float64: "f64", torch.flo
 
 
 def boundary_values(edge_program: ExportedProgram) -> tuple[list[object], list[object]]:
-    """(the example value of each user input, of each output) of a partition; None for non-nodes."""
+    """(the example value of each user input, of each output that crosses the boundary) of a partition; None for
+    non-nodes. A buffer's new value does not cross it: the delegate keeps it (``delegate_state``)."""
     user_inputs = set(edge_program.graph_signature.user_inputs)
     inputs = [node.meta.get("val") for node in edge_program.graph.nodes
               if node.op == "placeholder" and node.name in user_inputs]
     output = next(node for node in edge_program.graph.nodes if node.op == "output")
+    kinds = [spec.kind for spec in edge_program.graph_signature.output_specs]
     outputs = [arg.meta.get("val") if isinstance(arg, torch.fx.Node) else None
-               for arg in torch.utils._pytree.tree_leaves(output.args[0])]
+               for arg, kind in zip(torch.utils._pytree.tree_leaves(output.args[0]), kinds, strict=True)
+               if kind != OutputKind.BUFFER_MUTATION]
     return inputs, outputs
 
 
@@ -180,14 +184,20 @@ def preprocess(cls: type, edge_program: ExportedProgram, compile_specs: Sequence
         UNQUANTIZED if holds_compressed_weights(edge_program) else None)
     stock_would_do = precision is None and special_values != SpecialValues.TORCH and not any(
         map(is_int64, [*examples, *output_values])) and not has_abs(edge_program.graph) \
-        and dynamic_quantization is None
+        and dynamic_quantization is None and not delegate_state.states(edge_program)
     if all(map(is_default, input_orders + output_orders)) and stock_would_do:
         return BOUNDARY_DIM_ORDERS.stock.__func__(cls, edge_program, compile_specs)
     for pass_class in (DimOrderOpsRevertPass, DecomposeFloorDividePass):
         result = pass_class()(edge_program.graph_module)
         if result and result.graph_module:
             edge_program._graph_module = result.graph_module
-    model = convert(edge_program.module(), examples)
+    owned = delegate_state.states(edge_program)
+    if owned:
+        graph_module, mutated = delegate_state.graph_with_state_at_the_boundary(edge_program)
+        model = convert(graph_module, [*(state.initial for state in owned), *examples])
+        delegate_state.keep_state_inside(model, owned, mutated)
+    else:
+        model = convert(edge_program.module(), examples)
     exact_rewrites.rewrite(model, special_values)
     honour_dim_orders(model, input_orders, output_orders)
     mark_int64_boundaries(model, examples, output_values)

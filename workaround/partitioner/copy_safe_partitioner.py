@@ -37,6 +37,7 @@ from workaround.contract.provenance import mark_partitioned_nodes
 from workaround.partitioner.ambiguous_layouts import declare_ambiguous_layouts_default
 from workaround.partitioner.boundary_dim_orders import BOUNDARY_DIM_ORDERS
 from workaround.partitioner.delegate_limits import may_cross_a_boundary_it_cannot
+from workaround.partitioner.delegate_state import own_mutated_buffers
 from workaround.partitioner.exclusion import TAG, hand_back_unsafe_nodes
 from workaround.partitioner.inline_blobs import INLINE_BLOBS
 from workaround.partitioner.large_constants import keep_large_constants_out_of_blobs
@@ -82,6 +83,7 @@ def _partition_by_the_rules(stock: OpenvinoPartitioner, exported_program: Export
         result = PARTITION_RULE.stock(stock, exported_program)
     tags = hand_back_unsafe_nodes(result.tagged_exported_program, result.partition_tags, special_values, runtime)
     keep_large_constants_out_of_blobs(result.tagged_exported_program)
+    own_mutated_buffers(result.tagged_exported_program)
     # What the checker reads back (workaround.contract.delegate_specs), and what install() was given for every
     # partition.
     added = [CompileSpec(GUARDED_KEY, GUARDED_BY), *_INSTALLED_COMPILE_SPECS]

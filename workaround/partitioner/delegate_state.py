@@ -1,0 +1,125 @@
+"""Keep a buffer a partition mutates (an LLM's KV cache) inside the OpenVINO delegate, as OpenVINO state.
+
+Why: a buffer the program mutates is, by default, an input and an output of the delegate that updates it. Each
+``execute`` then hands OpenVINO the whole buffer and takes the whole updated buffer back, and an ExecuTorch
+``copy_`` kernel writes it into place: at Llama-3.2-1B's shapes with a 2048-token context that is 268 MB in and
+268 MB out per decoded token, in float32, where the step itself reads 0.7 GB of 4-bit weights and only needs one
+new row of each cache (docs/measurements.md, "LLMs at real width").
+
+How: ExecuTorch lets a partitioner tag a mutated buffer for the delegate that mutates it (CoreML's partitioner
+does, through ``executorch.exir.backend.utils.tag_mutated_buffer``); the partition's program then holds the
+buffer as a ``BUFFER`` input and its new value as a ``BUFFER_MUTATION`` output, and neither crosses the boundary.
+The stock OpenVINO preprocess converts ``edge_program.module()``, where the buffer is a constant and its
+mutation a ``copy_`` the converter drops: the state would be lost without a word, so ``own_mutated_buffers``
+tags a buffer only for a partition the workaround compiles, and only when that partition holds every node that
+reads it and the node that makes its new value. Its preprocess (``workaround.partitioner.boundary_dim_orders``)
+converts the buffer as a ``Parameter`` and its new value as a ``Result`` (``graph_with_state_at_the_boundary``),
+then turns each pair into OpenVINO state (``keep_state_inside``): a ``ReadValue`` that starts at the buffer's
+initial value, and an ``Assign`` of the new one. The state lives in the delegate's infer request, which the
+runtime creates once per loaded method, so it starts at the program's initial value at each load and persists
+across ``execute`` calls, as the buffer would.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch.export import ExportedProgram
+from torch.export.graph_signature import InputKind, OutputKind
+
+from workaround.contract.openvino_types import OpenvinoModel, OpenvinoNode
+from workaround.partitioner.exclusion import TAG
+
+
+@dataclass(frozen=True)
+class State:
+    """A buffer the partition mutates: its placeholder's name, what the program names it, its initial value."""
+
+    placeholder: str
+    target: str
+    initial: torch.Tensor
+
+
+def own_mutated_buffers(exported_program: ExportedProgram) -> None:
+    """Tag each mutated buffer for the partition that holds all of its readers and its mutation."""
+    signature = exported_program.graph_signature
+    mutations = {target: name for name, target in signature.buffers_to_mutate.items()}
+    nodes = {node.name: node for node in exported_program.graph.nodes}
+    for name, target in signature.inputs_to_buffers.items():
+        if target not in mutations or not nodes[name].users:
+            continue
+        mutation = nodes[mutations[target]]
+        tags = {user.meta.get(TAG) for user in [*nodes[name].users, mutation]}
+        if len(tags) == 1 and None not in tags and mutation is not nodes[name]:
+            nodes[name].meta[TAG] = tags.pop()
+
+
+def states(edge_program: ExportedProgram) -> list[State]:
+    """The buffers a partition's program owns and mutates, in the order of its placeholders."""
+    signature = edge_program.graph_signature
+    mutated = set(signature.buffers_to_mutate.values())
+    return [State(spec.arg.name, spec.target, edge_program.state_dict[spec.target])
+            for spec in signature.input_specs
+            if spec.kind == InputKind.BUFFER and spec.target in mutated]
+
+
+def graph_with_state_at_the_boundary(edge_program: ExportedProgram) -> tuple[torch.fx.GraphModule, list[str]]:
+    """The partition as a module whose placeholders are its mutated buffers and user inputs (in that order, as in
+    the lifted graph) and whose outputs are its new buffer values and user outputs; every other constant is an
+    attribute, as ``edge_program.module()`` makes it. Also returns, for each output, the buffer it mutates, or ""
+    for a user output."""
+    owned = {state.placeholder for state in states(edge_program)}
+    module = torch.nn.Module()
+    graph = torch.fx.Graph()
+    values: dict[torch.fx.Node, torch.fx.Node] = {}
+    constants = {**edge_program.state_dict, **edge_program.constants}
+    specs = {spec.arg.name: spec for spec in edge_program.graph_signature.input_specs}
+    for node in edge_program.graph.nodes:
+        if node.op == "placeholder" and specs[node.name].kind != InputKind.USER_INPUT and node.name not in owned:
+            attribute = f"_constant_{len(values)}"
+            setattr(module, attribute, constants[specs[node.name].target])
+            values[node] = graph.get_attr(attribute)
+        else:
+            values[node] = graph.node_copy(node, values.__getitem__)
+    mutated = [spec.target if spec.kind == OutputKind.BUFFER_MUTATION else ""
+               for spec in edge_program.graph_signature.output_specs]
+    return torch.fx.GraphModule(module, graph), mutated
+
+
+def initial_value(initial: torch.Tensor) -> OpenvinoNode:
+    """The state's value before its first Assign: one broadcast scalar when every element is equal (a KV cache's
+    zeros cost nothing in the blob), else the whole tensor."""
+    import openvino.opset8 as ops
+
+    values = initial.detach().contiguous().numpy()
+    if values.size and (values == values.flat[0]).all():
+        return ops.broadcast(ops.constant(values.flat[0:1].reshape(())), ops.constant(np.array(values.shape)))
+    return ops.constant(values)
+
+
+def keep_state_inside(model: OpenvinoModel, owned: list[State], mutated: list[str]) -> None:
+    """Turn the first ``len(owned)`` parameters of ``model`` and the results ``mutated`` names into OpenVINO
+    state, in place: the model's remaining inputs and outputs are then the partition's user inputs and outputs."""
+    from openvino.op import assign
+    from openvino.op.util import Variable, VariableInfo
+    from openvino.opset6 import read_value
+
+    parameters, results = model.get_parameters(), model.get_results()
+    for index, state in enumerate(owned):
+        parameter = parameters[index]
+        info = VariableInfo()
+        info.variable_id = state.target
+        info.data_type = parameter.get_element_type()
+        info.data_shape = parameter.get_partial_shape()
+        variable = Variable(info)
+        read = read_value(initial_value(state.initial), variable)
+        for target in list(parameter.output(0).get_target_inputs()):
+            target.replace_source_output(read.output(0))
+        result = results[mutated.index(state.target)]
+        sink = assign(read, variable)  # the binding takes a node only; the new value may be any node's output
+        sink.input(0).replace_source_output(result.input_value(0))
+        model.add_sinks([sink])
+        model.add_variables([variable])
+        model.remove_result(result)
+        model.remove_parameter(parameter)
+    model.validate_nodes_and_infer_types()
