@@ -21,6 +21,7 @@ tokens per second, resident memory each program added once loaded and run, and e
 goal for, beside its goal.
 
     python -m benchmarks.llm_real_width [--layers 16] [--context 2048] [--prefill 128] [--repeats 20]
+                                        [--compressions none,8wo,4wo] [--precision f32|default]
 """
 
 import json
@@ -28,6 +29,7 @@ import os
 import platform
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from repro.harness import cli
@@ -37,11 +39,9 @@ from repro.harness.precision import F32_ISA_CAP
 GROUP_SIZE = 128  # the OpenVINO example's group size for 4-bit weights (XNNPACK's 8da4w takes the same)
 SHORT_CONTEXT = 32
 COMPRESSIONS = ("none", "8wo", "4wo")
-# (lowering, compression) exported for each program kind; stock's pipeline fails uncompressed.
-CANDIDATES = [(lowering, compression) for compression in COMPRESSIONS
-              for lowering in ("workaround", "xnnpack", *(("stock",) if compression != "none" else ()))]
 EXPORT_TIMEOUT = 3600
-# Each goal: (numerator, denominator, at most), by the timings' names "<kind> <compression>: <candidate>".
+# Each goal: (numerator, denominator, at most), by the timings' names "<kind> <compression>: <candidate>" (exports:
+# "export <kind> <compression>: <lowering>", in seconds).
 GOALS = [
     *((f"decode {c}: workaround", f"decode {c}: xnnpack", 1.0) for c in ("8wo", "4wo")),
     *((f"decode {c}: workaround", f"decode {c}: plain OpenVINO", 1.05) for c in COMPRESSIONS),
@@ -50,6 +50,8 @@ GOALS = [
     *((f"{kind} {c}: workaround", f"{kind} {c}: stock", 1.05)
       for kind in ("decode", "prefill") for c in ("8wo", "4wo")),
     ("decode 4wo: workaround", f"decode 4wo at {SHORT_CONTEXT}: workaround", 1.25),
+    *((f"export {kind} {c}: workaround", f"export {kind} {c}: stock", 1.1)
+      for kind in ("decode", "prefill") for c in ("8wo", "4wo")),
 ]
 
 
@@ -60,29 +62,42 @@ def window(kind: str, context: int, prefill: int) -> int:
     return {"decode": context, SHORT: SHORT_CONTEXT}.get(kind, prefill)
 
 
-def export_all(folder: Path, layers: int, context: int, prefill: int) -> dict[tuple[str, str, str], Path]:
-    """{(group, lowering, compression): program}, a group being "decode", "prefill" or the short decode."""
+def candidates(compressions: list[str]) -> list[tuple[str, str]]:
+    """(lowering, compression) exported for each program kind; stock's pipeline fails uncompressed."""
+    return [(lowering, compression) for compression in compressions
+            for lowering in ("workaround", "xnnpack", *(("stock",) if compression != "none" else ()))]
+
+
+def export_all(folder: Path, layers: int, context: int, prefill: int, compressions: list[str]
+               ) -> tuple[dict[tuple[str, str, str], Path], dict[str, float]]:
+    """({(group, lowering, compression): program}, {"export <group> <compression>: <lowering>": seconds}), a
+    group being "decode", "prefill" or the short decode (of the 4-bit program, when 4wo is among
+    ``compressions``). Each export's seconds are its child's, end to end (the pipeline's load, export, lowering
+    and serialization), one after the other on an otherwise idle host."""
     from repro.harness.llm_pipeline import LlmCase, PipelineSettings
     from repro.harness.llm_runs import exported
 
     sizes = {**LLAMA_3_2_1B, "n_layers": layers}
-    wanted = [(kind, *candidate) for kind in ("decode", "prefill") for candidate in CANDIDATES]
-    programs = {}
-    for kind, lowering, compression in [*wanted, (SHORT, "workaround", "4wo")]:
+    wanted = [(kind, *candidate) for kind in ("decode", "prefill") for candidate in candidates(compressions)]
+    short = [(SHORT, "workaround", "4wo")] if "4wo" in compressions else []
+    programs, seconds = {}, {}
+    for kind, lowering, compression in [*wanted, *short]:
         weights = None if compression == "none" else f"openvino_{compression}"
         case = LlmCase("llama3_2", kind != "prefill", False, weights)
         tokens = window(kind, context, prefill)
         # a static KV-cache program takes one token a call whatever its max_seq_length, which the context bounds
         asked = PipelineSettings(sizes, min(prefill, tokens), tokens, GROUP_SIZE, reference=False)
         files = folder / f"{kind.replace(' ', '-')}.{compression}.{lowering}"
+        started = time.perf_counter()
         record = exported(case, lowering, files, asked, EXPORT_TIMEOUT)
+        seconds[f"export {kind} {compression}: {lowering}"] = round(time.perf_counter() - started, 1)
         (files / "checkpoint.pth").unlink(missing_ok=True)  # as large as the model: 17 of them fill a disk
         if record.error is not None:
             sys.exit(f"{kind} {compression} ({lowering}) did not export: {record.error}")
         print(f"exported {kind} {compression} ({lowering}): {(files / 'program.pte').stat().st_size / 1e9:.2f} GB",
               file=sys.stderr, flush=True)
         programs[kind, lowering, compression] = files / "program.pte"
-    return programs
+    return programs, seconds
 
 
 def call(kind: str, context: int, prefill: int) -> list:
@@ -115,10 +130,11 @@ def measure_group(programs: dict[str, Path], inputs: list, repeats: int, plain_o
     return {name: {**timing, "resident_added_mb": round(added[name] / 1e6)} for name, timing in timings.items()}
 
 
-def measure(folder: Path, layers: int, context: int, prefill: int, repeats: int) -> dict:
+def measure(folder: Path, *, layers: int, context: int, prefill: int, repeats: int, compressions: list[str]
+            ) -> dict:
     from repro.harness.cpu_classes import process_class
 
-    programs = export_all(folder, layers, context, prefill)
+    programs, export_seconds = export_all(folder, layers, context, prefill, compressions)
     timings = {}
     groups = sorted({(kind, compression) for kind, _, compression in programs})
     for kind, compression in groups:
@@ -128,7 +144,7 @@ def measure(folder: Path, layers: int, context: int, prefill: int, repeats: int)
             label = f"decode {compression} at {SHORT_CONTEXT}" if kind == SHORT else f"{kind} {compression}"
             tokens = prefill if kind == "prefill" else 1
             timings[f"{label}: {name}"] = {**timing, "tokens_per_s": round(tokens * 1e3 / timing["median_ms"], 2)}
-    median = {name: timing["median_ms"] for name, timing in timings.items()}
+    median = {**{name: timing["median_ms"] for name, timing in timings.items()}, **export_seconds}
     ratios = {f"{top} / {bottom}": {"ratio": round(median[top] / median[bottom], 3), "at most": goal,
                                      "met": median[top] / median[bottom] <= goal}
               for top, bottom, goal in GOALS if top in median and bottom in median}
@@ -136,7 +152,7 @@ def measure(folder: Path, layers: int, context: int, prefill: int, repeats: int)
                       "group_size": GROUP_SIZE},
             "host": {"cpu_class": str(process_class()), "machine": platform.processor() or platform.machine(),
                      "precision": "f32" if os.environ.get("OV_CPU_MAX_ISA") else "the class's default"},
-            "repeats": repeats, "timings": timings, "ratios": ratios}
+            "repeats": repeats, "timings": timings, "export_seconds": export_seconds, "ratios": ratios}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -149,9 +165,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--prefill", type=cli.positive_int, default=128,
                         help="the prefill program's window, in tokens (default 128)")
     parser.add_argument("--repeats", type=cli.positive_int, default=20, help="timed calls of each (default 20)")
+    parser.add_argument("--compressions", type=cli.comma_separated, default=list(COMPRESSIONS),
+                        help=f"weight widths to measure, comma-separated (default {','.join(COMPRESSIONS)})")
     parser.add_argument("--precision", choices=("f32", "default"), default="f32",
                         help="f32 on every CPU class (default), or the importing class's own")
     options = parser.parse_args(argv)
+    if (unknown := sorted(set(options.compressions) - set(COMPRESSIONS))) or not options.compressions:
+        parser.error(f"--compressions: each one of {','.join(COMPRESSIONS)}, got {unknown or 'none'}")
     if options.context <= SHORT_CONTEXT:
         parser.error(f"--context: must be above the short program's {SHORT_CONTEXT}, got {options.context}")
     if options.prefill > options.context:
@@ -159,8 +179,9 @@ def main(argv: list[str] | None = None) -> None:
     if options.precision == "f32":
         os.environ.update(F32_ISA_CAP)  # before OpenVINO loads, and for the export children
     with tempfile.TemporaryDirectory() as folder:
-        print(json.dumps(measure(Path(folder), options.layers, options.context, options.prefill, options.repeats),
-                         indent=1))
+        print(json.dumps(measure(Path(folder), layers=options.layers, context=options.context,
+                                 prefill=options.prefill, repeats=options.repeats,
+                                 compressions=options.compressions), indent=1))
 
 
 if __name__ == "__main__":

@@ -227,6 +227,9 @@ def test_the_cia_collection_benchmark_refuses_bad_counts_in_one_line(arguments, 
     (["--context", "32"], "--context: must be above the short program's 32, got 32"),
     (["--prefill", "4096"], "--prefill: must fit the context (2048), got 4096"),
     (["--precision", "bf16"], "argument --precision: invalid choice: 'bf16'"),
-], ids=["no_layers", "context_no_longer_than_the_short_one", "prefill_past_the_context", "unknown_precision"])
+    (["--compressions", "4wo,2wo"], "--compressions: each one of none,8wo,4wo, got ['2wo']"),
+    (["--compressions", ","], "--compressions: each one of none,8wo,4wo, got none"),
+], ids=["no_layers", "context_no_longer_than_the_short_one", "prefill_past_the_context", "unknown_precision",
+        "unknown_compression", "no_compression"])
 def test_the_real_width_llm_benchmark_refuses_bad_sizes_in_one_line_before_exporting(arguments, says):
     assert_one_line(run_cli("python", "-m", "benchmarks.llm_real_width", *arguments, timeout=300), 2, says)
