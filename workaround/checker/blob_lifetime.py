@@ -22,9 +22,14 @@ the answer is for where the check runs, as the rest of the check is. The child i
 blob_lifetime.py SIZE < BLOB`` prints what it did): it needs numpy and openvino only, wherever the package is.
 """
 
+import io
 import subprocess
 import sys
 from enum import StrEnum
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:  # the child runs this file by path, where only what is installed imports
+    from workaround.contract.openvino_types import CompiledModel, InferRequest, OpenvinoDimension
 
 PROTECTED = "protected"  # the child's line once the pages are out of reach: a crash after it is a read of them
 PROT_NONE = 0  # mprotect's "no access" (sys/mman.h)
@@ -45,13 +50,13 @@ def blob_use(blob: bytes) -> BlobUse:
     return BlobUse.KEEPS_NOTHING if said[-1:] == [BlobUse.KEEPS_NOTHING] else BlobUse.UNKNOWN
 
 
-def _shapes(compiled) -> list[list[list[int]]]:
+def _shapes(compiled: "CompiledModel") -> list[list[list[int]]]:
     """One or two shapes per input: where a dimension is dynamic, its smallest and its largest (or next) length."""
-    def length(dim, largest: bool) -> int:
+    def length(dim: "OpenvinoDimension", largest: bool) -> int:
         if dim.is_static:
-            return dim.get_length()
-        low = max(dim.get_min_length(), 1)
-        high = dim.get_max_length()
+            return int(dim.get_length())
+        low = max(int(dim.get_min_length()), 1)
+        high = int(dim.get_max_length())
         return (high if high > 0 else low + 1) if largest else low
 
     ports = [port.get_partial_shape() for port in compiled.inputs]
@@ -59,7 +64,7 @@ def _shapes(compiled) -> list[list[list[int]]]:
     return sets if any(shape.is_dynamic for shape in ports) else sets[:1]
 
 
-def _run_every_shape(compiled, request) -> None:
+def _run_every_shape(compiled: "CompiledModel", request: "InferRequest") -> None:
     import numpy as np
 
     generator = np.random.default_rng(0)
@@ -81,7 +86,8 @@ def main(size: int) -> None:
 
     pages = mmap.mmap(-1, size)  # page-aligned, this process's own: the blob as the runtime maps it
     view, read = memoryview(pages), 0
-    while read < size and (got := sys.stdin.buffer.readinto(view[read:])):
+    stdin = cast(io.BufferedReader, sys.stdin.buffer)
+    while read < size and (got := stdin.readinto(view[read:])):
         read += got
     try:
         compiled = ov.Core().import_model(ov.Tensor(np.frombuffer(pages, dtype=np.uint8), shared_memory=True),

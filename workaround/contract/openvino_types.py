@@ -10,3 +10,5 @@ CompiledModel = Any  # an openvino.CompiledModel (compiled here, or imported fro
 OpenvinoNode = Any  # a node of either's graph
 OpenvinoOutput = Any  # one output of such a node, what another node's input reads
 OpenvinoInput = Any  # one input of such a node, reading an output
+OpenvinoDimension = Any  # one dimension of a partial shape, static or a range
+InferRequest = Any  # an openvino.InferRequest of a compiled model
