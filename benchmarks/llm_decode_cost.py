@@ -70,6 +70,9 @@ def call(setting: str):
 
 
 def executorch_call(program: Path, inputs: list, by_path: bool, keep: list):
+    # XNNPACK's KV-cache programs call the Llama example's SDPA and cache update (use_sdpa_with_kv_cache), whose
+    # kernels this import registers with the runtime, as the example's runner links them in.
+    import executorch.extension.llm.custom_ops.custom_ops  # noqa: F401
     from executorch.runtime import Runtime
 
     loaded = Runtime.get().load_program(str(program) if by_path else program.read_bytes())

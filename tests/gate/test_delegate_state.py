@@ -105,3 +105,23 @@ def test_a_buffer_whose_mutation_is_handed_back_stays_in_executorch(runners, tmp
         assert run.outputs is not None, f"{load}: {run.status} {run.detail}"
         for outputs, wanted in zip(run.outputs, eager_outputs(model_args, inputs), strict=True):
             assert torch.equal(outputs[0], wanted), load
+
+
+class LongCache(torch.nn.Module):
+    """A 2048-token cache of zeros, 4 MiB: a KV cache's shape at one layer of a 1B model's context."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("cache", torch.zeros(1, 8, 2048, 64))
+
+    def forward(self, value, position):
+        self.cache[:, :, position] = value
+        return self.cache.sum(dim=(2, 3))
+
+
+def test_a_cache_that_starts_at_zero_costs_nothing_in_the_blob(tmp_path):
+    """An initializer, even one broadcast zero, is folded by OpenVINO into a constant of the cache's size."""
+    inputs = (torch.ones(1, 8, 1, 64), torch.tensor([5], dtype=torch.int32))
+    edge = lower(ad_hoc_case(LongCache(), inputs, "long_cache"), LOWERINGS["workaround"])
+    assert dict(edge.exported_program().graph_signature.buffers_to_mutate) == {}
+    assert len(edge.to_executorch().buffer) < (1 << 20), "the cache's zeros are in the program"

@@ -216,3 +216,28 @@ def test_a_zero_size_input_with_a_size_one_dim_is_partitioned_in_bounded_time():
     worker.start()
     worker.join(timeout=120)
     assert finished, "partitioning a (1, 0, 3) input did not end within 120 s"
+
+
+def reflect_pad(x):
+    return torch.nn.functional.pad(x, (1, 1, 1, 1), mode="reflect") * 2
+
+
+def stack_then_sum(x):
+    return torch.stack([x, x]).sum(0)
+
+
+@pytest.mark.parametrize(("function", "dynamic", "filtered"), [
+    pytest.param(lambda x: x.sin() + 1, False, False, id="nothing_kept_no_filter"),
+    pytest.param(reflect_pad, False, False, id="every_kept_node_delegated_no_filter"),
+    pytest.param(stack_then_sum, True, True, id="a_kept_node_that_may_be_handed_back_filters"),
+])
+def test_the_node_filter_is_asked_for_only_where_a_kept_op_may_be_handed_back(function, dynamic, filtered):
+    """A filter costs ExecuTorch's EDGE_DO_NOT_DECOMP path (three run_decompositions instead of one or two)."""
+    from workaround import CopySafeOpenvinoPartitioner
+
+    inputs = (torch.randn(2, 3, 6, 6),)
+    shapes = (({0: torch.export.Dim("batch", min=1, max=8)},),) if dynamic else None
+    program = torch.export.export(catalogue.Forward(function), inputs, dynamic_shapes=shapes).run_decompositions({})
+    partitioner = CopySafeOpenvinoPartitioner([])
+    _, node_filter = partitioner.ops_to_not_decompose(program)
+    assert (node_filter is not None) == filtered

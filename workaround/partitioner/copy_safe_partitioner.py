@@ -49,12 +49,16 @@ from workaround.partitioner.symbolic_sizes import sizes_read_in_the_delegate
 
 
 def _ops_to_keep_for_the_delegate(stock: OpenvinoPartitioner, exported_program: ExportedProgram
-                                  ) -> tuple[list[torch._ops.OpOverload], Callable[[torch.fx.Node], bool]]:
+                                  ) -> tuple[list[torch._ops.OpOverload], Callable[[torch.fx.Node], bool] | None]:
     """The stock list of ops kept undecomposed (stack, upsampling, ...) and those OpenVINO computes exactly
     only undecomposed (``workaround.partitioner.openvino_differences.EXACT_WHEN_KEPT``), each only if OpenVINO's
     support list has it (stock keeps ``pixel_shuffle``, which it then cannot delegate, so lowering fails); minus
-    the nodes that may
-    be handed back: those must be decomposed into ops ExecuTorch's kernels can run."""
+    the nodes that may be handed back: those must be decomposed into ops ExecuTorch's kernels can run.
+
+    The filter that leaves those out is returned only when the program has such a node. A filter sends ExecuTorch
+    down its ``EDGE_DO_NOT_DECOMP`` path, three ``run_decompositions`` instead of stock's one or two (1.3-2.4 times
+    stock's export on small models); where every node of the kept ops is kept anyway, it changes nothing but the
+    time."""
     ops, stock_filter = KEEP_RULE.stock(stock, exported_program)
     ops = [op for op in dict.fromkeys([*ops, *EXACT_WHEN_KEPT]) if openvino_supports(op)]
 
@@ -62,7 +66,10 @@ def _ops_to_keep_for_the_delegate(stock: OpenvinoPartitioner, exported_program: 
         return ((stock_filter is None or stock_filter(node)) and not may_cross_a_boundary_it_cannot(node)
                 and never_handed_back_for_its_dtype(node))
 
-    return ops, keep
+    kept = set(ops)
+    candidates = [node for node in exported_program.graph.nodes
+                  if node.op == "call_function" and node.target in kept]
+    return (ops, None) if all(map(keep, candidates)) else (ops, keep)
 
 
 def openvino_supports(op: torch._ops.OpOverload) -> bool:

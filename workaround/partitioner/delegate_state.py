@@ -15,14 +15,15 @@ tags a buffer only for a partition the workaround compiles, and only when that p
 reads it and the node that makes its new value. Its preprocess (``workaround.partitioner.boundary_dim_orders``)
 converts the buffer as a ``Parameter`` and its new value as a ``Result`` (``graph_with_state_at_the_boundary``),
 then turns each pair into OpenVINO state (``keep_state_inside``): a ``ReadValue`` that starts at the buffer's
-initial value, and an ``Assign`` of the new one. The state lives in the delegate's infer request, which the
+initial value (with no initializer when it is zeros, as a KV cache's are: nothing of it in the blob), and an
+``Assign`` of the new one. (ExecuTorch itself serializes only a mutated buffer's shape and dtype unless
+``InitializedMutableBufferPass`` marks it; the delegate keeps the value eager starts from.) The state lives in the delegate's infer request, which the
 runtime creates once per loaded method, so it starts at the program's initial value at each load and persists
 across ``execute`` calls, as the buffer would.
 """
 
 from dataclasses import dataclass
 
-import numpy as np
 import torch
 from torch.export import ExportedProgram
 from torch.export.graph_signature import InputKind, OutputKind
@@ -58,7 +59,8 @@ def states(edge_program: ExportedProgram) -> list[State]:
     """The buffers a partition's program owns and mutates, in the order of its placeholders."""
     signature = edge_program.graph_signature
     mutated = set(signature.buffers_to_mutate.values())
-    return [State(spec.arg.name, spec.target, edge_program.state_dict[spec.target])
+    values = {**edge_program.state_dict, **edge_program.constants}  # a non-persistent buffer is a constant
+    return [State(spec.arg.name, spec.target, values[spec.target])
             for spec in signature.input_specs
             if spec.kind == InputKind.BUFFER and spec.target in mutated]
 
@@ -86,15 +88,11 @@ def graph_with_state_at_the_boundary(edge_program: ExportedProgram) -> tuple[tor
     return torch.fx.GraphModule(module, graph), mutated
 
 
-def initial_value(initial: torch.Tensor) -> OpenvinoNode:
-    """The state's value before its first Assign: one broadcast scalar when every element is equal (a KV cache's
-    zeros cost nothing in the blob), else the whole tensor."""
-    import openvino.opset8 as ops
-
-    values = initial.detach().contiguous().numpy()
-    if values.size and (values == values.flat[0]).all():
-        return ops.broadcast(ops.constant(values.flat[0:1].reshape(())), ops.constant(np.array(values.shape)))
-    return ops.constant(values)
+def starts_at_zero(initial: torch.Tensor) -> bool:
+    """Whether a state can start as OpenVINO starts one without an initializer: zeros, which cost nothing in the
+    blob. (An initializer, even one broadcast scalar, is folded into a constant of the state's size at
+    compilation: a 2048-token KV cache's 4 MiB of zeros per cache in every blob.)"""
+    return not bool(initial.detach().any())
 
 
 def keep_state_inside(model: OpenvinoModel, owned: list[State], mutated: list[str]) -> None:
@@ -102,6 +100,7 @@ def keep_state_inside(model: OpenvinoModel, owned: list[State], mutated: list[st
     state, in place: the model's remaining inputs and outputs are then the partition's user inputs and outputs."""
     from openvino.op import assign
     from openvino.op.util import Variable, VariableInfo
+    from openvino import opset8 as ops
     from openvino.opset6 import read_value
 
     parameters, results = model.get_parameters(), model.get_results()
@@ -112,7 +111,8 @@ def keep_state_inside(model: OpenvinoModel, owned: list[State], mutated: list[st
         info.data_type = parameter.get_element_type()
         info.data_shape = parameter.get_partial_shape()
         variable = Variable(info)
-        read = read_value(initial_value(state.initial), variable)
+        read = (read_value(variable) if starts_at_zero(state.initial)
+                else read_value(ops.constant(state.initial.detach().contiguous().numpy()), variable))
         for target in list(parameter.output(0).get_target_inputs()):
             target.replace_source_output(read.output(0))
         result = results[mutated.index(state.target)]
