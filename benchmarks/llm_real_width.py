@@ -12,12 +12,13 @@ Programs, each exported in a child by the pipeline (``repro.harness.llm_pipeline
   4-bit program with a 32-token context, to show how the step grows with the context;
 - prefill: no cache, one call over a ``--prefill``-token window.
 
-At each weight width the candidates run interleaved in one process (``benchmarks.timing``): the workaround (by
-path; its KV caches OpenVINO state inside the delegate), XNNPACK at the Llama example's settings for the same bits
-(fp32, ``xnnpack_dynamic`` 8-bit, ``8da4w``; its SDPA and cache update in place, ``use_sdpa_with_kv_cache``; by
-path), plain OpenVINO running the workaround's delegate blob itself, and, compressed, stock (from bytes: by path its
-programs crash on 2026.4; uncompressed, its pipeline fails before lowering) and the workaround asking for OpenVINO's
-dynamic quantization of activations (the fast path: what stock and XNNPACK compute, not exact). Each export's
+At each weight width the candidates run interleaved in one process (``benchmarks.timing``): the workaround
+(by path; its KV caches OpenVINO state inside the delegate), XNNPACK at the Llama example's settings for the
+same bits (fp32, ``xnnpack_dynamic`` 8-bit, ``8da4w``; its SDPA and cache update in place,
+``use_sdpa_with_kv_cache``; by path), plain OpenVINO running the workaround's delegate blob itself, and,
+compressed, stock (from bytes: by path its programs crash on 2026.4; uncompressed, its pipeline fails before
+lowering) and the workaround asking for OpenVINO's dynamic quantization of activations (the fast path: what stock
+and XNNPACK compute, not exact). Each export's
 seconds are printed too, and the workaround's held to stock's. f32 on every class by default (as the gate runs);
 ``--precision default`` runs at the importing class's own (bf16 on AVX-512 BF16). Prints one JSON object: medians,
 tokens per second, resident memory each program added once loaded and run, and each ratio the LLM issue sets a

@@ -125,3 +125,37 @@ def test_a_cache_that_starts_at_zero_costs_nothing_in_the_blob(tmp_path):
     edge = lower(ad_hoc_case(LongCache(), inputs, "long_cache"), LOWERINGS["workaround"])
     assert dict(edge.exported_program().graph_signature.buffers_to_mutate) == {}
     assert len(edge.to_executorch().buffer) < (1 << 20), "the cache's zeros are in the program"
+
+
+def two_methods_sharing_buffers(shared):
+    """(the program's two methods, prefill and decode, lowered; the serialization config that does or does not
+    share their mutable buffers)."""
+    from executorch.exir import ExecutorchBackendConfig, to_edge_transform_and_lower
+    from executorch.exir.backend.compile_spec_schema import CompileSpec
+    from executorch.exir.passes import MemoryPlanningPass
+
+    from workaround import CopySafeOpenvinoPartitioner
+
+    model_args = (torch.float32, INITIAL_VALUES["zeros"], torch.int32)
+    inputs = calls(torch.float32, torch.int32)[0]
+    methods = {name: torch.export.export(CacheAndCounter(*model_args), inputs) for name in ("prefill", "decode")}
+    edge = to_edge_transform_and_lower(methods, partitioner=[CopySafeOpenvinoPartitioner(
+        [CompileSpec("device", b"CPU")])])
+    return edge, ExecutorchBackendConfig(memory_planning_pass=MemoryPlanningPass(
+        alloc_mutable_buffers=True, share_mutable_buffers=shared))
+
+
+def test_methods_that_share_a_cache_owned_by_a_delegate_are_refused_in_one_line():
+    """Each method's delegate would keep its own copy of the cache the methods are meant to share."""
+    from workaround.partitioner.delegate_state import SharedStateError
+
+    edge, config = two_methods_sharing_buffers(shared=True)
+    with pytest.raises(SharedStateError) as refused:
+        edge.to_executorch(config)
+    assert "\n" not in str(refused.value)
+    assert "keep cache, total as their own state" in str(refused.value)
+
+
+def test_methods_with_their_own_caches_serialize():
+    edge, config = two_methods_sharing_buffers(shared=False)
+    assert edge.to_executorch(config).buffer

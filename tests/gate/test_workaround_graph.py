@@ -237,7 +237,8 @@ def test_the_node_filter_is_asked_for_only_where_a_kept_op_may_be_handed_back(fu
 
     inputs = (torch.randn(2, 3, 6, 6),)
     shapes = (({0: torch.export.Dim("batch", min=1, max=8)},),) if dynamic else None
-    program = torch.export.export(catalogue.Forward(function), inputs, dynamic_shapes=shapes).run_decompositions({})
+    exported = torch.export.export(catalogue.Forward(function), inputs, dynamic_shapes=shapes)
+    program = exported.run_decompositions({})
     partitioner = CopySafeOpenvinoPartitioner([])
     _, node_filter = partitioner.ops_to_not_decompose(program)
     assert (node_filter is not None) == filtered

@@ -44,7 +44,7 @@ from workaround.contract.boundary_marks import INPUT_MARK, OUTPUT_MARK, int64_ma
 from workaround.contract.delegate_specs import SPECIAL_VALUES_KEY, SpecialValues
 from workaround.contract.openvino_types import OpenvinoModel, OpenvinoNode
 from workaround.contract.provenance import made_by_workaround
-from workaround.partitioner import delegate_state, exact_rewrites
+from workaround.partitioner import delegate_state, exact_rewrites, grouped_attention
 from workaround.partitioner.compressed_weights import (
     DYNAMIC_QUANTIZATION,
     UNQUANTIZED,
@@ -160,6 +160,11 @@ def convert(graph_module: torch.fx.GraphModule, example_inputs: Sequence[Any]) -
     return model
 
 
+def has_attention(graph: torch.fx.Graph) -> bool:
+    """Whether the partition holds an attention kept whole (``workaround.partitioner.grouped_attention``)."""
+    return any(node.op == "call_function" and aten_op(node) is grouped_attention.ATTENTION for node in graph.nodes)
+
+
 def has_abs(graph: torch.fx.Graph) -> bool:
     """Whether the partition takes an ``abs``, which the exact rewrites keep from being dropped when it is
     constant (``workaround.partitioner.exact_rewrites.constant_abs``)."""
@@ -184,13 +189,15 @@ def preprocess(cls: type, edge_program: ExportedProgram, compile_specs: Sequence
         UNQUANTIZED if holds_compressed_weights(edge_program) else None)
     stock_would_do = precision is None and special_values != SpecialValues.TORCH and not any(
         map(is_int64, [*examples, *output_values])) and not has_abs(edge_program.graph) \
-        and dynamic_quantization is None and not delegate_state.states(edge_program)
+        and dynamic_quantization is None and not delegate_state.states(edge_program) \
+        and not has_attention(edge_program.graph)
     if all(map(is_default, input_orders + output_orders)) and stock_would_do:
         return BOUNDARY_DIM_ORDERS.stock.__func__(cls, edge_program, compile_specs)
     for pass_class in (DimOrderOpsRevertPass, DecomposeFloorDividePass):
         result = pass_class()(edge_program.graph_module)
         if result and result.graph_module:
             edge_program._graph_module = result.graph_module
+    grouped_attention.rewrite(edge_program.graph_module)
     owned = delegate_state.states(edge_program)
     if owned:
         graph_module, mutated = delegate_state.graph_with_state_at_the_boundary(edge_program)

@@ -39,6 +39,7 @@ from workaround.partitioner.boundary_dim_orders import BOUNDARY_DIM_ORDERS
 from workaround.partitioner.delegate_limits import may_cross_a_boundary_it_cannot
 from workaround.partitioner.delegate_state import own_mutated_buffers
 from workaround.partitioner.exclusion import TAG, hand_back_unsafe_nodes
+from workaround.partitioner.grouped_attention import ATTENTION
 from workaround.partitioner.inline_blobs import INLINE_BLOBS
 from workaround.partitioner.large_constants import keep_large_constants_out_of_blobs
 from workaround.partitioner.llm_pipeline import patches as llm_pipeline_patches
@@ -46,6 +47,10 @@ from workaround.partitioner.method_patch import MethodPatch
 from workaround.partitioner.openvino_differences import EXACT_WHEN_KEPT, never_handed_back_for_its_dtype
 from workaround.partitioner.runtime_kernels import ExecutorchRuntime
 from workaround.partitioner.symbolic_sizes import sizes_read_in_the_delegate
+
+# Kept undecomposed for speed: PyTorch's CPU attention, which the preprocess computes per group of KV heads, the
+# caches read where they are (workaround.partitioner.grouped_attention).
+FUSED_WHEN_KEPT = (ATTENTION,)
 
 
 def _ops_to_keep_for_the_delegate(stock: OpenvinoPartitioner, exported_program: ExportedProgram
@@ -60,7 +65,7 @@ def _ops_to_keep_for_the_delegate(stock: OpenvinoPartitioner, exported_program: 
     stock's export on small models); where every node of the kept ops is kept anyway, it changes nothing but the
     time."""
     ops, stock_filter = KEEP_RULE.stock(stock, exported_program)
-    ops = [op for op in dict.fromkeys([*ops, *EXACT_WHEN_KEPT]) if openvino_supports(op)]
+    ops = [op for op in dict.fromkeys([*ops, *EXACT_WHEN_KEPT, *FUSED_WHEN_KEPT]) if openvino_supports(op)]
 
     def keep(node: torch.fx.Node) -> bool:
         return ((stock_filter is None or stock_filter(node)) and not may_cross_a_boundary_it_cannot(node)

@@ -17,9 +17,12 @@ converts the buffer as a ``Parameter`` and its new value as a ``Result`` (``grap
 then turns each pair into OpenVINO state (``keep_state_inside``): a ``ReadValue`` that starts at the buffer's
 initial value (with no initializer when it is zeros, as a KV cache's are: nothing of it in the blob), and an
 ``Assign`` of the new one. (ExecuTorch itself serializes only a mutated buffer's shape and dtype unless
-``InitializedMutableBufferPass`` marks it; the delegate keeps the value eager starts from.) The state lives in the delegate's infer request, which the
-runtime creates once per loaded method, so it starts at the program's initial value at each load and persists
-across ``execute`` calls, as the buffer would.
+``InitializedMutableBufferPass`` marks it; the delegate keeps the value eager starts from.) The state lives in
+the delegate's infer request, which the runtime creates once per loaded method, so it starts at the program's
+initial value at each load and persists across ``execute`` calls, as the buffer would.
+
+Methods that share their mutable buffers (``share_mutable_buffers``) would each keep their own copy: such a
+program is refused in one line when it is serialized (``refuse_state_shared_across_methods``).
 """
 
 from dataclasses import dataclass
@@ -28,7 +31,7 @@ import torch
 from torch.export import ExportedProgram
 from torch.export.graph_signature import InputKind, OutputKind
 
-from workaround.contract.openvino_types import OpenvinoModel, OpenvinoNode
+from workaround.contract.openvino_types import OpenvinoModel
 from workaround.partitioner.exclusion import TAG
 
 
@@ -98,9 +101,9 @@ def starts_at_zero(initial: torch.Tensor) -> bool:
 def keep_state_inside(model: OpenvinoModel, owned: list[State], mutated: list[str]) -> None:
     """Turn the first ``len(owned)`` parameters of ``model`` and the results ``mutated`` names into OpenVINO
     state, in place: the model's remaining inputs and outputs are then the partition's user inputs and outputs."""
+    from openvino import opset8 as ops
     from openvino.op import assign
     from openvino.op.util import Variable, VariableInfo
-    from openvino import opset8 as ops
     from openvino.opset6 import read_value
 
     parameters, results = model.get_parameters(), model.get_results()
@@ -123,3 +126,22 @@ def keep_state_inside(model: OpenvinoModel, owned: list[State], mutated: list[st
         model.remove_result(result)
         model.remove_parameter(parameter)
     model.validate_nodes_and_infer_types()
+
+
+class SharedStateError(ValueError):
+    """A program whose methods share mutable buffers has one owned by an OpenVINO delegate."""
+
+
+def refuse_state_shared_across_methods(owned_by_method: dict[str, set[str]], memory_planning: object) -> None:
+    """Refuse, in one line, a program serialized with ``share_mutable_buffers`` whose OpenVINO delegates own some
+    of its buffers (``owned_by_method``: the buffers each method's delegates keep as state): every method's
+    delegate would keep its own copy, where the methods are meant to share one (prefill and decode as two methods).
+    ``memory_planning``: the config's ``memory_planning_pass``, one pass or one per method."""
+    passes = memory_planning.values() if isinstance(memory_planning, dict) else [memory_planning]
+    if not any(getattr(planning, "share_mutable_buffers", False) for planning in passes):
+        return
+    if owned := sorted({buffer for buffers in owned_by_method.values() for buffer in buffers}):
+        raise SharedStateError(
+            f"the methods share their mutable buffers (share_mutable_buffers), but OpenVINO delegates keep "
+            f"{', '.join(owned)} as their own state, one copy per method: export without share_mutable_buffers "
+            f"(one method carries the cache), or with the stock OpenvinoPartitioner")

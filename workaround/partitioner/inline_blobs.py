@@ -35,19 +35,32 @@ from typing import Any
 from executorch.exir import ExecutorchBackendConfig
 from executorch.exir.lowered_backend_module import LoweredBackendModule
 from executorch.exir.program._program import EdgeProgramManager
+from torch.export import ExportedProgram
 
 from workaround.contract.provenance import OPENVINO_BACKEND, made_by_workaround
+from workaround.partitioner.delegate_state import refuse_state_shared_across_methods
 from workaround.partitioner.empty_constants import drop_unused_empty_constants
 from workaround.partitioner.large_constants import LIFTABLE_DTYPES, SMALLEST_LIFTED
 from workaround.partitioner.method_patch import MethodPatch
 
 
+def openvino_modules_of(exported_program: ExportedProgram) -> Iterator[LoweredBackendModule]:
+    """Every OpenVINO delegate of one method, in its order."""
+    for module in exported_program.graph_module.modules():
+        if isinstance(module, LoweredBackendModule) and module.backend_id == OPENVINO_BACKEND:
+            yield module
+
+
 def lowered_openvino_modules(edge_program_manager: EdgeProgramManager) -> Iterator[LoweredBackendModule]:
     """Every OpenVINO delegate of every method, in the program's order."""
     for name in edge_program_manager.methods:
-        for module in edge_program_manager.exported_program(name).graph_module.modules():
-            if isinstance(module, LoweredBackendModule) and module.backend_id == OPENVINO_BACKEND:
-                yield module
+        yield from openvino_modules_of(edge_program_manager.exported_program(name))
+
+
+def owned_state(exported_program: ExportedProgram) -> set[str]:
+    """The buffers the method's OpenVINO delegates keep as state (``workaround.partitioner.delegate_state``)."""
+    return {buffer for module in openvino_modules_of(exported_program)
+            for buffer in module.original_module.graph_signature.buffers_to_mutate.values()}
 
 
 def has_marked_openvino_delegate(edge_program_manager: EdgeProgramManager) -> bool:
@@ -85,6 +98,9 @@ def _to_executorch_with_inline_openvino_blobs(  # returns an ExecutorchProgramMa
         self: EdgeProgramManager, config: ExecutorchBackendConfig | None = None) -> Any:
     if has_marked_openvino_delegate(self):
         refuse_past_the_flatbuffer_limit(self)
+        refuse_state_shared_across_methods(
+            {name: owned_state(self.exported_program(name)) for name in self.methods},
+            (config or ExecutorchBackendConfig()).memory_planning_pass)
         config = dataclasses.replace(config or ExecutorchBackendConfig(), extract_delegate_segments=False)
         for name in self.methods:
             drop_unused_empty_constants(self.exported_program(name))
