@@ -48,15 +48,17 @@ from workaround.partitioner.openvino_differences import EXACT_WHEN_KEPT, never_h
 from workaround.partitioner.runtime_kernels import ExecutorchRuntime
 from workaround.partitioner.symbolic_sizes import sizes_read_in_the_delegate
 
-# Kept undecomposed for speed: PyTorch's CPU attention, which the preprocess computes per group of KV heads, the
-# caches read where they are (workaround.partitioner.grouped_attention).
-FUSED_WHEN_KEPT = (ATTENTION,)
+# Kept undecomposed for speed, each with the ops its nodes are when the partitioner is asked (before ExecuTorch's
+# decompositions): PyTorch's CPU attention, which the preprocess computes per group of KV heads, the caches read
+# where they are (workaround.partitioner.grouped_attention).
+FUSED_WHEN_KEPT = {ATTENTION: (torch.ops.aten.scaled_dot_product_attention.default, ATTENTION)}
 
 
 def _ops_to_keep_for_the_delegate(stock: OpenvinoPartitioner, exported_program: ExportedProgram
                                   ) -> tuple[list[torch._ops.OpOverload], Callable[[torch.fx.Node], bool] | None]:
     """The stock list of ops kept undecomposed (stack, upsampling, ...) and those OpenVINO computes exactly
-    only undecomposed (``workaround.partitioner.openvino_differences.EXACT_WHEN_KEPT``), each only if OpenVINO's
+    only undecomposed (``workaround.partitioner.openvino_differences.EXACT_WHEN_KEPT``), and attention where it
+    can be computed faster (``FUSED_WHEN_KEPT``), each only if OpenVINO's
     support list has it (stock keeps ``pixel_shuffle``, which it then cannot delegate, so lowering fails); minus
     the nodes that may be handed back: those must be decomposed into ops ExecuTorch's kernels can run.
 
@@ -65,16 +67,19 @@ def _ops_to_keep_for_the_delegate(stock: OpenvinoPartitioner, exported_program: 
     stock's export on small models); where every node of the kept ops is kept anyway, it changes nothing but the
     time."""
     ops, stock_filter = KEEP_RULE.stock(stock, exported_program)
-    ops = [op for op in dict.fromkeys([*ops, *EXACT_WHEN_KEPT, *FUSED_WHEN_KEPT]) if openvino_supports(op)]
 
     def keep(node: torch.fx.Node) -> bool:
         return ((stock_filter is None or stock_filter(node)) and not may_cross_a_boundary_it_cannot(node)
                 and never_handed_back_for_its_dtype(node))
 
-    kept = set(ops)
-    candidates = [node for node in exported_program.graph.nodes
-                  if node.op == "call_function" and node.target in kept]
-    return (ops, None) if all(map(keep, candidates)) else (ops, keep)
+    def nodes_of(ops: Collection[torch._ops.OpOverload]) -> list[torch.fx.Node]:
+        return [node for node in exported_program.graph.nodes if node.op == "call_function" and node.target in ops]
+
+    # An op kept for speed only where every node of it is kept: decomposing some of its nodes takes the filtered
+    # path, whose decomposition of attention fails at run time with dynamic shapes (qwen3, phi_4_mini).
+    fused = [op for op, seen_as in FUSED_WHEN_KEPT.items() if all(map(keep, nodes_of(set(seen_as))))]
+    ops = [op for op in dict.fromkeys([*ops, *EXACT_WHEN_KEPT, *fused]) if openvino_supports(op)]
+    return (ops, None) if all(map(keep, nodes_of(set(ops)))) else (ops, keep)
 
 
 def openvino_supports(op: torch._ops.OpOverload) -> bool:

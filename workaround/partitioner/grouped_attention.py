@@ -63,11 +63,12 @@ def argument(node: torch.fx.Node, name: str) -> Any:
 
 
 def rewritable(node: torch.fx.Node) -> bool:
-    """Whether ``node`` is an attention this module rewrites: no dropout, not causal, 4-d, a float mask (or none)
-    shared by every head, only its output read (not its log-sum-exp)."""
+    """Whether ``node`` is an attention this module rewrites: no dropout, not causal, 4-d and static, a float mask
+    (or none) shared by every head, only its output read (not its log-sum-exp)."""
     if argument(node, "dropout_p") or argument(node, "is_causal") or any(user.args[1] != 0 for user in node.users):
         return False
-    if any(argument(node, name).meta["val"].dim() != 4 for name in ("query", "key", "value")):
+    shapes = [argument(node, name).meta["val"].shape for name in ("query", "key", "value")]
+    if any(len(shape) != 4 or not all(isinstance(size, int) for size in shape) for shape in shapes):
         return False
     mask = argument(node, "attn_mask")
     if mask is None:
