@@ -25,25 +25,28 @@ tokens per second, resident memory each program added once loaded and run, and e
 goal for, beside its goal.
 
     python -m benchmarks.llm_real_width [--layers 16] [--context 2048] [--prefill 128] [--repeats 20]
-                                        [--compressions none,8wo,4wo] [--precision f32|default]
+                                        [--compressions none,8wo,4wo] [--keep FOLDER] [--precision f32|default]
 """
 
+import contextlib
 import json
 import os
 import platform
 import sys
 import tempfile
 import time
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from repro.harness import cli
-from repro.harness.llm_pipeline import LLAMA_3_2_1B, QUANTIZING_ACTIVATIONS
+from repro.harness.llm_pipeline import LLAMA_3_2_1B, QUANTIZING_ACTIVATIONS, PipelineSettings
 from repro.harness.precision import F32_ISA_CAP
 
 GROUP_SIZE = 128  # the OpenVINO example's group size for 4-bit weights (XNNPACK's 8da4w takes the same)
 SHORT_CONTEXT = 32
 COMPRESSIONS = ("none", "8wo", "4wo")
 EXPORT_TIMEOUT = 3600
+KEPT = "benchmark-export.json"  # in each program's folder: what it was asked and how long its export took
 # Each goal: (numerator, denominator, at most), by the timings' names "<kind> <compression>: <candidate>" (exports:
 # "export <kind> <compression>: <lowering>", in seconds).
 GOALS = [
@@ -77,35 +80,77 @@ def candidates(compressions: list[str]) -> list[tuple[str, str]]:
             for lowering in ("workaround", "xnnpack", *(compressed if compression != "none" else ()))]
 
 
-def export_all(folder: Path, layers: int, context: int, prefill: int, compressions: list[str]
-               ) -> tuple[dict[tuple[str, str, str], Path], dict[str, float]]:
-    """({(group, lowering, compression): program}, {"export <group> <compression>: <lowering>": seconds}), a
-    group being "decode", "prefill" or the short decode (of the 4-bit program, when 4wo is among
-    ``compressions``). Each export's seconds are its child's, end to end (the pipeline's load, export, lowering
-    and serialization), one after the other on an otherwise idle host."""
-    from repro.harness.llm_pipeline import LlmCase, PipelineSettings
-    from repro.harness.llm_runs import exported
+@dataclass(frozen=True)
+class PlannedExport:
+    """One program the benchmark times: its group, lowering and compression, what the pipeline is asked, where."""
 
+    kind: str
+    lowering: str
+    compression: str
+    settings: PipelineSettings
+    files: Path
+
+    @property
+    def label(self) -> str:
+        return f"export {self.kind} {self.compression}: {self.lowering}"
+
+    @property
+    def asked(self) -> dict:
+        return {"lowering": self.lowering, "compression": self.compression, **asdict(self.settings)}
+
+
+def planned(folder: Path, layers: int, context: int, prefill: int, compressions: list[str]) -> list[PlannedExport]:
+    """Every program to export, a group being "decode", "prefill" or the short decode (of the 4-bit program, when
+    4wo is among ``compressions``)."""
     sizes = {**LLAMA_3_2_1B, "n_layers": layers}
     wanted = [(kind, *candidate) for kind in ("decode", "prefill") for candidate in candidates(compressions)]
     short = [(SHORT, "workaround", "4wo")] if "4wo" in compressions else []
+    # a static KV-cache program takes one token a call whatever its max_seq_length, which the context bounds
+    return [PlannedExport(kind, lowering, compression,
+                          PipelineSettings(sizes, min(prefill, window(kind, context, prefill)),
+                                           window(kind, context, prefill), GROUP_SIZE, reference=False),
+                          folder / f"{kind.replace(' ', '-')}.{compression}.{lowering}")
+            for kind, lowering, compression in [*wanted, *short]]
+
+
+def kept_export(plan: PlannedExport) -> float | None:
+    """The seconds a program kept from an earlier run took to export, if it was asked the same; None if absent."""
+    done = plan.files / KEPT
+    if not done.exists():
+        return None
+    kept = json.loads(done.read_text())
+    return kept["seconds"] if kept["asked"] == plan.asked and (plan.files / "program.pte").exists() else None
+
+
+def conflicts(plans: list[PlannedExport]) -> list[str]:
+    """The program folders that exist but hold something else than what this run would export into them."""
+    return [str(plan.files) for plan in plans if plan.files.exists() and kept_export(plan) is None]
+
+
+def export_all(plans: list[PlannedExport]) -> tuple[dict[tuple[str, str, str], Path], dict[str, float]]:
+    """({(group, lowering, compression): program}, {"export <group> <compression>: <lowering>": seconds}). Each
+    export's seconds are its child's, end to end (the pipeline's load, export, lowering and serialization), one
+    after the other on an otherwise idle host; a program kept from an earlier run with the same settings
+    (``--keep``) is not exported again, its seconds read back."""
+    from repro.harness.llm_pipeline import LlmCase
+    from repro.harness.llm_runs import exported
+
     programs, seconds = {}, {}
-    for kind, lowering, compression in [*wanted, *short]:
-        weights = None if compression == "none" else f"openvino_{compression}"
-        case = LlmCase("llama3_2", kind != "prefill", False, weights)
-        tokens = window(kind, context, prefill)
-        # a static KV-cache program takes one token a call whatever its max_seq_length, which the context bounds
-        asked = PipelineSettings(sizes, min(prefill, tokens), tokens, GROUP_SIZE, reference=False)
-        files = folder / f"{kind.replace(' ', '-')}.{compression}.{lowering}"
-        started = time.perf_counter()
-        record = exported(case, lowering, files, asked, EXPORT_TIMEOUT)
-        seconds[f"export {kind} {compression}: {lowering}"] = round(time.perf_counter() - started, 1)
-        (files / "checkpoint.pth").unlink(missing_ok=True)  # as large as the model: 17 of them fill a disk
-        if record.error is not None:
-            sys.exit(f"{kind} {compression} ({lowering}) did not export: {record.error}")
-        print(f"exported {kind} {compression} ({lowering}): {(files / 'program.pte').stat().st_size / 1e9:.2f} GB",
-              file=sys.stderr, flush=True)
-        programs[kind, lowering, compression] = files / "program.pte"
+    for plan in plans:
+        if (took := kept_export(plan)) is None:
+            weights = None if plan.compression == "none" else f"openvino_{plan.compression}"
+            started = time.perf_counter()
+            record = exported(LlmCase("llama3_2", plan.kind != "prefill", False, weights), plan.lowering,
+                              plan.files, plan.settings, EXPORT_TIMEOUT)
+            took = round(time.perf_counter() - started, 1)
+            (plan.files / "checkpoint.pth").unlink(missing_ok=True)  # as large as the model: 19 fill a disk
+            if record.error is not None:
+                sys.exit(f"{plan.kind} {plan.compression} ({plan.lowering}) did not export: {record.error}")
+            (plan.files / KEPT).write_text(json.dumps({"asked": plan.asked, "seconds": took}))
+        seconds[plan.label] = took
+        size = (plan.files / "program.pte").stat().st_size / 1e9
+        print(f"{plan.label.replace('export', 'exported')}: {size:.2f} GB, {took} s", file=sys.stderr, flush=True)
+        programs[plan.kind, plan.lowering, plan.compression] = plan.files / "program.pte"
     return programs, seconds
 
 
@@ -139,11 +184,10 @@ def measure_group(programs: dict[str, Path], inputs: list, repeats: int, plain_o
     return {name: {**timing, "resident_added_mb": round(added[name] / 1e6)} for name, timing in timings.items()}
 
 
-def measure(folder: Path, *, layers: int, context: int, prefill: int, repeats: int, compressions: list[str]
-            ) -> dict:
+def measure(plans: list[PlannedExport], *, layers: int, context: int, prefill: int, repeats: int) -> dict:
     from repro.harness.cpu_classes import process_class
 
-    programs, export_seconds = export_all(folder, layers, context, prefill, compressions)
+    programs, export_seconds = export_all(plans)
     timings = {}
     groups = sorted({(kind, compression) for kind, _, compression in programs})
     for kind, compression in groups:
@@ -176,6 +220,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=cli.positive_int, default=20, help="timed calls of each (default 20)")
     parser.add_argument("--compressions", type=cli.comma_separated, default=list(COMPRESSIONS),
                         help=f"weight widths to measure, comma-separated (default {','.join(COMPRESSIONS)})")
+    parser.add_argument("--keep", type=Path, help="export into this folder and keep the programs; one kept there "
+                        "by an earlier run with the same sizes is timed again, not exported again")
     parser.add_argument("--precision", choices=("f32", "default"), default="f32",
                         help="f32 on every CPU class (default), or the importing class's own")
     options = parser.parse_args(argv)
@@ -187,10 +233,15 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--prefill: must fit the context ({options.context}), got {options.prefill}")
     if options.precision == "f32":
         os.environ.update(F32_ISA_CAP)  # before OpenVINO loads, and for the export children
-    with tempfile.TemporaryDirectory() as folder:
-        print(json.dumps(measure(Path(folder), layers=options.layers, context=options.context,
-                                 prefill=options.prefill, repeats=options.repeats,
-                                 compressions=options.compressions), indent=1))
+    if options.keep:
+        cli.require_writable(parser, "--keep", options.keep)
+    with contextlib.ExitStack() as stack:
+        folder = options.keep or Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        plans = planned(folder, options.layers, options.context, options.prefill, options.compressions)
+        if taken := conflicts(plans):
+            parser.error(f"--keep: {taken[0]} holds another export (other sizes); choose another folder")
+        print(json.dumps(measure(plans, layers=options.layers, context=options.context, prefill=options.prefill,
+                                 repeats=options.repeats), indent=1))
 
 
 if __name__ == "__main__":

@@ -229,7 +229,20 @@ def test_the_cia_collection_benchmark_refuses_bad_counts_in_one_line(arguments, 
     (["--precision", "bf16"], "argument --precision: invalid choice: 'bf16'"),
     (["--compressions", "4wo,2wo"], "--compressions: each one of none,8wo,4wo, got ['2wo']"),
     (["--compressions", ","], "--compressions: each one of none,8wo,4wo, got none"),
+    (["--keep", "/proc/kept"], "--keep: cannot write into /proc/kept"),
 ], ids=["no_layers", "context_no_longer_than_the_short_one", "prefill_past_the_context", "unknown_precision",
-        "unknown_compression", "no_compression"])
+        "unknown_compression", "no_compression", "unwritable_keep_folder"])
 def test_the_real_width_llm_benchmark_refuses_bad_sizes_in_one_line_before_exporting(arguments, says):
     assert_one_line(run_cli("python", "-m", "benchmarks.llm_real_width", *arguments, timeout=300), 2, says)
+
+
+def test_the_real_width_llm_benchmark_overwrites_no_program_kept_at_other_sizes(tmp_path):
+    """A program folder an earlier --keep run filled at other sizes is refused before any export, untouched."""
+    kept = tmp_path / "decode.4wo.workaround"
+    kept.mkdir()
+    (kept / "benchmark-export.json").write_text('{"asked": {"n_layers": 1}, "seconds": 1.0}')
+    (kept / "program.pte").write_bytes(b"kept")
+    done = run_cli("python", "-m", "benchmarks.llm_real_width", "--keep", str(tmp_path), "--compressions", "4wo",
+                   timeout=300)
+    assert_one_line(done, 2, f"--keep: {kept} holds another export (other sizes)")
+    assert (kept / "program.pte").read_bytes() == b"kept"
