@@ -1,7 +1,8 @@
 """Attention over a KV cache computed per group of KV heads inside the delegate
 (``workaround.partitioner.grouped_attention``): the cache neither repeated nor transposed, and the program equal to
 eager call after call, by path and from bytes, for the shapes of attention an LLM export makes and a few it does
-not (no repeat, no mask, a 4-d mask, a prefill of several tokens, a causal flag, which is left to OpenVINO)."""
+not (no repeat, no mask, a 4-d mask, a boolean mask, a prefill of several tokens, a causal flag, which is left to
+OpenVINO)."""
 
 import pytest
 
@@ -31,6 +32,7 @@ class CachedAttention(torch.nn.Module):
         self.register_buffer("keys", torch.zeros(1, KV_HEADS, LENGTH, DEPTH))
         self.register_buffer("values", torch.zeros(1, KV_HEADS, LENGTH, DEPTH))
         self.register_buffer("mask", torch.triu(torch.full((LENGTH, LENGTH), float("-inf")), 1))
+        self.register_buffer("allowed", torch.ones(LENGTH, LENGTH, dtype=torch.bool).tril())
 
     def forward(self, query, key, value, position):
         self.keys[:, :, position] = key
@@ -38,12 +40,14 @@ class CachedAttention(torch.nn.Module):
         keys, values = self.keys, self.values
         if self.times > 1:
             keys, values = keys.repeat_interleave(self.times, dim=1), values.repeat_interleave(self.times, dim=1)
-        mask = {"none": None, "rows": self.mask[position], "4-d": self.mask[position][None, None]}[self.mask_kind]
+        mask = {"none": None, "rows": self.mask[position], "4-d": self.mask[position][None, None],
+                "boolean": self.allowed[position]}[self.mask_kind]
         return F.scaled_dot_product_attention(query, keys, values, attn_mask=mask, is_causal=self.causal)
 
 
 VARIANTS = {
     "grouped_heads_one_token": (dict(times=2, mask="rows"), 1, True),
+    "a_boolean_mask_as_llama_makes": (dict(times=2, mask="boolean"), 1, True),
     "grouped_heads_a_prefill_of_four": (dict(times=4, mask="rows"), 4, True),
     "one_kv_head_per_query_head": (dict(times=1, mask="rows"), 1, True),
     "a_4d_mask": (dict(times=2, mask="4-d"), 1, True),

@@ -39,7 +39,7 @@ from workaround.partitioner.boundary_dim_orders import BOUNDARY_DIM_ORDERS
 from workaround.partitioner.delegate_limits import may_cross_a_boundary_it_cannot
 from workaround.partitioner.delegate_state import own_mutated_buffers
 from workaround.partitioner.exclusion import TAG, hand_back_unsafe_nodes
-from workaround.partitioner.grouped_attention import ATTENTION
+from workaround.partitioner.grouped_attention import ATTENTION, computes_in_float
 from workaround.partitioner.inline_blobs import INLINE_BLOBS
 from workaround.partitioner.large_constants import keep_large_constants_out_of_blobs
 from workaround.partitioner.llm_pipeline import patches as llm_pipeline_patches
@@ -77,7 +77,10 @@ def _ops_to_keep_for_the_delegate(stock: OpenvinoPartitioner, exported_program: 
 
     # An op kept for speed only where every node of it is kept: decomposing some of its nodes takes the filtered
     # path, whose decomposition of attention fails at run time with dynamic shapes (qwen3, phi_4_mini).
-    fused = [op for op, seen_as in FUSED_WHEN_KEPT.items() if all(map(keep, nodes_of(set(seen_as))))]
+    def kept_whole(node: torch.fx.Node) -> bool:
+        return keep(node) or (not may_cross_a_boundary_it_cannot(node) and computes_in_float(node))
+
+    fused = [op for op, seen_as in FUSED_WHEN_KEPT.items() if all(map(kept_whole, nodes_of(set(seen_as))))]
     ops = [op for op in dict.fromkeys([*ops, *EXACT_WHEN_KEPT, *fused]) if openvino_supports(op)]
     return (ops, None) if all(map(keep, nodes_of(set(ops)))) else (ops, keep)
 

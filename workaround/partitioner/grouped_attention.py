@@ -53,6 +53,16 @@ def repeated_heads(node: torch.fx.Node) -> tuple[torch.fx.Node, int]:
     return (source, times) if list(node.meta["val"].shape) == [batch, heads * times, *rest] else (node, 1)
 
 
+def computes_in_float(node: torch.fx.Node) -> bool:
+    """Whether an attention node as the partitioner is asked about it (``aten.scaled_dot_product_attention``,
+    before ExecuTorch's decompositions) computes in float32 or float16: its query, key and value are, and its mask,
+    if any, is too or boolean (Llama's is: decomposed to the CPU op, a boolean mask becomes a float one first)."""
+    values = [argument.meta.get("val") for argument in node.all_input_nodes]
+    floats = (torch.float32, torch.float16)
+    return all(isinstance(value, torch.Tensor) and value.dtype in (*floats, torch.bool) for value in values) \
+        and all(value.dtype in floats for value in values[:3])
+
+
 def argument(node: torch.fx.Node, name: str) -> Any:
     """The attention's argument ``name``, passed by position or keyword, or its schema's default."""
     schema = ATTENTION._schema.arguments
