@@ -58,9 +58,10 @@ def computes_in_float(node: torch.fx.Node) -> bool:
     before ExecuTorch's decompositions) computes in float32 or float16: its query, key and value are, and its mask,
     if any, is too or boolean (Llama's is: decomposed to the CPU op, a boolean mask becomes a float one first)."""
     values = [argument.meta.get("val") for argument in node.all_input_nodes]
+    tensors = [value for value in values if isinstance(value, torch.Tensor)]
     floats = (torch.float32, torch.float16)
-    return all(isinstance(value, torch.Tensor) and value.dtype in (*floats, torch.bool) for value in values) \
-        and all(value.dtype in floats for value in values[:3])
+    return len(tensors) == len(values) and all(value.dtype in (*floats, torch.bool) for value in tensors) \
+        and all(value.dtype in floats for value in tensors[:3])
 
 
 def argument(node: torch.fx.Node, name: str) -> Any:
