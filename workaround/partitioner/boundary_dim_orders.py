@@ -200,7 +200,7 @@ def preprocess(cls: type, edge_program: ExportedProgram, compile_specs: Sequence
     grouped_attention.rewrite(edge_program.graph_module)
     owned = delegate_state.states(edge_program)
     if owned:
-        graph_module, mutated = delegate_state.graph_with_state_at_the_boundary(edge_program)
+        graph_module, mutated = delegate_state.graph_with_state_at_the_boundary(edge_program, owned)
         model = convert(graph_module, [*(state.initial for state in owned), *examples])
         delegate_state.keep_state_inside(model, owned, mutated)
     else:

@@ -68,12 +68,13 @@ def states(edge_program: ExportedProgram) -> list[State]:
             if spec.kind == InputKind.BUFFER and spec.target in mutated]
 
 
-def graph_with_state_at_the_boundary(edge_program: ExportedProgram) -> tuple[torch.fx.GraphModule, list[str]]:
+def graph_with_state_at_the_boundary(edge_program: ExportedProgram, owned_states: list[State]
+                                     ) -> tuple[torch.fx.GraphModule, list[str]]:
     """The partition as a module whose placeholders are its mutated buffers and user inputs (in that order, as in
     the lifted graph) and whose outputs are its new buffer values and user outputs; every other constant is an
     attribute, as ``edge_program.module()`` makes it. Also returns, for each output, the buffer it mutates, or ""
     for a user output."""
-    owned = {state.placeholder for state in states(edge_program)}
+    owned = {state.placeholder for state in owned_states}
     module = torch.nn.Module()
     graph = torch.fx.Graph()
     values: dict[torch.fx.Node, torch.fx.Node] = {}
