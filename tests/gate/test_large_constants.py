@@ -52,17 +52,21 @@ def lifted_names(program):
             if large_constants.LIFTED_BECAUSE in node.meta}
 
 
-@pytest.mark.parametrize(("budget", "kept", "expected"), [
-    pytest.param(8 * MIB, 256 << 10, set(), id="under_the_budget_nothing_leaves"),
-    pytest.param(6 * MIB, 5.5 * MIB, {"embedding.weight"}, id="tables_read_by_rows_leave_first"),
-    pytest.param(6 * MIB, 2 * MIB, {"embedding.weight", "wide.weight", "narrow.weight"},
+@pytest.mark.parametrize(("budget", "kept", "compressed", "expected"), [
+    pytest.param(8 * MIB, 256 << 10, 8 * MIB, set(), id="under_the_budget_nothing_leaves"),
+    pytest.param(6 * MIB, 5.5 * MIB, 6 * MIB, {"embedding.weight"}, id="tables_read_by_rows_leave_first"),
+    pytest.param(6 * MIB, 2 * MIB, 6 * MIB, {"embedding.weight", "wide.weight", "narrow.weight"},
                  id="then_float_weights_largest_first_down_to_what_is_kept"),
-    pytest.param(MIB, 256 << 10, {"embedding.weight", "wide.weight", "narrow.weight", "compressed"},
-                 id="int8_weights_only_while_over_the_budget"),
+    pytest.param(MIB, 256 << 10, 2 * MIB, {"embedding.weight", "wide.weight", "narrow.weight"},
+                 id="int8_weights_stay_while_under_their_own_budget"),
+    pytest.param(MIB, 256 << 10, 512 << 10, {"embedding.weight", "wide.weight", "narrow.weight", "compressed"},
+                 id="int8_weights_leave_only_while_over_their_own_budget"),
 ])
-def test_constants_leave_the_blob_cheapest_first_only_past_the_budget(monkeypatch, budget, kept, expected):
+def test_constants_leave_the_blob_cheapest_first_only_past_the_budget(monkeypatch, budget, kept, compressed,
+                                                                     expected):
     monkeypatch.setattr(large_constants, "INLINE_BUDGET", budget)
     monkeypatch.setattr(large_constants, "KEPT_WHEN_LIFTING", kept)
+    monkeypatch.setattr(large_constants, "COMPRESSED_BUDGET", compressed)
     program, _ = tagged(EmbedThenProject(), TOKENS)
     assert lifted_names(program) == expected
     for node in program.graph.nodes:
@@ -79,7 +83,7 @@ def test_a_program_past_the_budget_runs_by_path_equal_to_eager_with_its_weights_
         program, run = lower_save_run(case, LOWERINGS["workaround"], runner, tmp_path)
     contents = reader.read(program.buffer)
     assert [delegate.in_segment for delegate in contents.delegates] == [False], "the blob must stay inline"
-    # Left in the blob: the int8 weight (1 MiB: under the budget once the float ones left) and the small one.
+    # Left in the blob: the int8 weight (under COMPRESSED_BUDGET, which stays at 1.5 GiB) and the small one.
     assert sum(len(delegate.blob) for delegate in contents.delegates) < 1.5 * MIB, "float weights left in the blob"
     assert contents.constants.segment_bytes >= 6 * MIB, "the float weights should be in the constant segment"
     assert run.status == "ok", run.detail
