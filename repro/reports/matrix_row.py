@@ -47,6 +47,7 @@ class MatrixRow(TypedDict):
     import_precision: CommandRun | None  # attachments/openvino_import_precision.py, at the CPU's default
     cpu_stamp: CommandRun | None  # attachments/openvino_cpu_stamp.py
     cpu_stamp_c: CommandRun | None  # its C twin (attachments/openvino_cpu_stamp.c), built and run
+    state_cache_update: CommandRun | None  # attachments/openvino_state_cache_update.py (a cost: exit 1 reproduced)
     # executorch_path.py --json, or None where the ExecuTorch stack was not installed
     executorch: dict[str, Any] | None
     executorch_by_path: CommandRun | None  # attachments/executorch_frees_blob.py
@@ -99,6 +100,7 @@ def empty_row(requested: str, release: str) -> MatrixRow:
                      executorch_stale_copies=None, executorch_stale_copies_patched=None, executorch_precision=None,
                      executorch_precision_patched=None, constant_abs=None, constant_abs_cpp=None,
                      cpu_semantics=None, import_precision=None, cpu_stamp=None, cpu_stamp_c=None,
+                     state_cache_update=None,
                      executorch_runtime_import=None,
                      pytorch_cia_materialization=None, executorch_portable_kernels=None,
                      executorch_cpu_stamp=None, executorch_llm_pipeline=None,

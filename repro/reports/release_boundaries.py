@@ -123,6 +123,8 @@ SIGNALS = {
                                        "a blob stamped for another CPU class is refused at import"),
     "blob tied to the exporting CPU (C API)": (lambda row: program_verdict(row.get("cpu_stamp_c")),
                                                "the same through ov_core_import_model, from the C twin"),
+    "state cache copied each step": (lambda row: program_verdict(row.get("state_cache_update")),
+                                     "every way of writing one row of a state copies the whole cache"),
 }
 
 

@@ -8,6 +8,8 @@
   its INFERENCE_PRECISION_HINT, and the C API's import cannot be given one (bf16 on bf16-capable CPUs);
 - ``openvino-cpu-stamp.md`` (``openvino_cpu_stamp``): since 2026.4.0 an exported blob imports only on the CPU
   class that exported it, though its model does not depend on the class (ahead-of-time export across CPUs);
+- ``openvino-state-cache-update.md`` (``openvino_state_cache_update``): a cost, a fixed-size KV cache kept as a
+  state is copied whole at every step on CPU, however its one-row update is written;
 - ``executorch-cpu-stamp.md`` (``executorch_cpu_stamp``): with OpenVINO 2026.4, every OpenVINO-delegated .pte
   loads only on the CPU class that exported it (0x1 elsewhere, with no reason logged);
 - ``executorch-frees-blob.md`` (``executorch_frees_blob``): ExecuTorch's OpenVINO backend frees the blob
@@ -65,11 +67,13 @@ from repro.reports.openvino_import_lifetime import openvino_import_lifetime
 from repro.reports.openvino_import_precision import openvino_import_precision
 from repro.reports.openvino_special_values import openvino_special_values
 from repro.reports.openvino_stale_copies import openvino_stale_copies
+from repro.reports.openvino_state_cache_update import openvino_state_cache_update
 from repro.reports.pytorch_cia_materialization import pytorch_cia_materialization
 
 REPORTS = {"openvino-stale-copies.md": openvino_stale_copies,
            "openvino-import-lifetime.md": openvino_import_lifetime,
            "openvino-import-precision.md": openvino_import_precision,
+           "openvino-state-cache-update.md": openvino_state_cache_update,
            "openvino-cpu-stamp.md": openvino_cpu_stamp,
            "executorch-frees-blob.md": executorch_frees_blob,
            "executorch-cpu-stamp.md": executorch_cpu_stamp,

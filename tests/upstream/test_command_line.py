@@ -21,6 +21,9 @@ PLAIN = {
                  "or written)",
     "attachments/openvino_cpu_stamp.py": "Exit status (git bisect run): 0 a blob stamped for another CPU imports "
                                          "(or the release stamps nothing), 1 it is refused, 2 usage error.",
+    "attachments/openvino_state_cache_update.py": "Exit status (git bisect run): 0 some form updates the cache in "
+                                                  "place (within 1.5x of reading only), 1 every form copies it "
+                                                  "(the cost reproduced), 2 usage error, 125 could not test.",
 }
 NEED_TORCH = {
     "executorch_path.py": f"{BISECT} (with the workaround or a candidate: 1 means some case is not equal to "
