@@ -24,8 +24,13 @@ seconds are printed too, and the workaround's held to stock's. f32 on every clas
 tokens per second, resident memory each program added once loaded and run, and each ratio the LLM issue sets a
 goal for, beside its goal.
 
+``--record`` also keeps the result in ``docs/data/llm-real-width.json``, one entry per CPU class and precision
+(runs of other weight widths at the same sizes add to it; other sizes replace it), from which README.md and
+docs/measurements.md render their ratio table (``tests/figures.py``).
+
     python -m benchmarks.llm_real_width [--layers 16] [--context 2048] [--prefill 128] [--repeats 20]
                                         [--compressions none,8wo,4wo] [--keep FOLDER] [--precision f32|default]
+                                        [--record]
 """
 
 import contextlib
@@ -41,6 +46,8 @@ from pathlib import Path
 from repro.harness import cli
 from repro.harness.llm_pipeline import LLAMA_3_2_1B, QUANTIZING_ACTIVATIONS, PipelineSettings
 from repro.harness.precision import F32_ISA_CAP
+from tests.figures import LLM_REAL_WIDTH, PROJECT
+from tests.gate_runs import commit, read_record, today
 
 GROUP_SIZE = 128  # the OpenVINO example's group size for 4-bit weights (XNNPACK's 8da4w takes the same)
 SHORT_CONTEXT = 32
@@ -54,8 +61,9 @@ GOALS = [
     *((f"decode {c}: workaround", f"decode {c}: plain OpenVINO", 1.05) for c in COMPRESSIONS),
     ("prefill none: workaround", "prefill none: xnnpack", 0.6),
     ("prefill 4wo: workaround", "prefill 4wo: xnnpack", 1.0),
-    *((f"{kind} {c}: workaround", f"{kind} {c}: stock", 1.05)
-      for kind in ("decode", "prefill") for c in ("8wo", "4wo")),
+    *((f"{kind} {c}: {lowering}", f"{kind} {c}: stock", 1.05)  # stock quantizes activations: both, side by side
+      for kind in ("decode", "prefill") for c in ("8wo", "4wo")
+      for lowering in ("workaround", QUANTIZING_ACTIVATIONS)),
     ("decode 4wo: workaround", f"decode 4wo at {SHORT_CONTEXT}: workaround", 1.25),
     *((f"{kind} {c}: {QUANTIZING_ACTIVATIONS}", f"{kind} {c}: xnnpack", 1.0)
       for kind in ("decode", "prefill") for c in ("8wo", "4wo")),
@@ -184,6 +192,14 @@ def measure_group(programs: dict[str, Path], inputs: list, repeats: int, plain_o
     return {name: {**timing, "resident_added_mb": round(added[name] / 1e6)} for name, timing in timings.items()}
 
 
+def ratios_of(timings: dict, export_seconds: dict) -> dict:
+    """Each goal's ratio the timings (medians, ms) and export seconds hold both sides of, beside its goal."""
+    median = {**{name: timing["median_ms"] for name, timing in timings.items()}, **export_seconds}
+    return {f"{top} / {bottom}": {"ratio": round(median[top] / median[bottom], 3), "at most": goal,
+                                   "met": median[top] / median[bottom] <= goal}
+            for top, bottom, goal in GOALS if top in median and bottom in median}
+
+
 def measure(plans: list[PlannedExport], *, layers: int, context: int, prefill: int, repeats: int) -> dict:
     from repro.harness.cpu_classes import process_class
 
@@ -197,15 +213,29 @@ def measure(plans: list[PlannedExport], *, layers: int, context: int, prefill: i
             label = f"decode {compression} at {SHORT_CONTEXT}" if kind == SHORT else f"{kind} {compression}"
             tokens = prefill if kind == "prefill" else 1
             timings[f"{label}: {name}"] = {**timing, "tokens_per_s": round(tokens * 1e3 / timing["median_ms"], 2)}
-    median = {**{name: timing["median_ms"] for name, timing in timings.items()}, **export_seconds}
-    ratios = {f"{top} / {bottom}": {"ratio": round(median[top] / median[bottom], 3), "at most": goal,
-                                     "met": median[top] / median[bottom] <= goal}
-              for top, bottom, goal in GOALS if top in median and bottom in median}
+    ratios = ratios_of(timings, export_seconds)
     return {"model": {**LLAMA_3_2_1B, "n_layers": layers, "context": context, "prefill": prefill,
                       "group_size": GROUP_SIZE},
             "host": {"cpu_class": str(process_class()), "machine": platform.processor() or platform.machine(),
                      "precision": "f32" if os.environ.get("OV_CPU_MAX_ISA") else "the class's default"},
             "repeats": repeats, "timings": timings, "export_seconds": export_seconds, "ratios": ratios}
+
+
+def record_key(result: dict) -> str:
+    return f"{result['host']['cpu_class']}, {result['host']['precision']}"
+
+
+def recorded(result: dict, records: dict) -> dict:
+    """``records`` with ``result`` kept under its class and precision: added to a run of the same sizes (another
+    weight width measured separately), replacing one of other sizes."""
+    key, stamp = record_key(result), {"date": today(), "commit": commit()}
+    earlier = records.get(key)
+    if earlier is None or earlier["model"] != result["model"]:
+        ratios = ratios_of(result["timings"], result["export_seconds"])
+        return {**records, key: {**result, "ratios": ratios, "runs": [stamp]}}
+    merged = {field: {**earlier[field], **result[field]} for field in ("timings", "export_seconds")}
+    ratios = ratios_of(merged["timings"], merged["export_seconds"])
+    return {**records, key: {**earlier, **merged, "ratios": ratios, "runs": [*earlier["runs"], stamp]}}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -224,6 +254,8 @@ def main(argv: list[str] | None = None) -> None:
                         "by an earlier run with the same sizes is timed again, not exported again")
     parser.add_argument("--precision", choices=("f32", "default"), default="f32",
                         help="f32 on every CPU class (default), or the importing class's own")
+    parser.add_argument("--record", action="store_true",
+                        help=f"also keep the result for the docs' table ({LLM_REAL_WIDTH.relative_to(PROJECT)})")
     options = parser.parse_args(argv)
     if (unknown := sorted(set(options.compressions) - set(COMPRESSIONS))) or not options.compressions:
         parser.error(f"--compressions: each one of {','.join(COMPRESSIONS)}, got {unknown or 'none'}")
@@ -240,8 +272,11 @@ def main(argv: list[str] | None = None) -> None:
         plans = planned(folder, options.layers, options.context, options.prefill, options.compressions)
         if taken := conflicts(plans):
             parser.error(f"--keep: {taken[0]} holds another export (other sizes); choose another folder")
-        print(json.dumps(measure(plans, layers=options.layers, context=options.context, prefill=options.prefill,
-                                 repeats=options.repeats), indent=1))
+        result = measure(plans, layers=options.layers, context=options.context, prefill=options.prefill,
+                         repeats=options.repeats)
+    print(json.dumps(result, indent=1))
+    if options.record:
+        LLM_REAL_WIDTH.write_text(json.dumps(recorded(result, read_record(LLM_REAL_WIDTH)), indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -10,8 +10,9 @@ release matrix, the registry of differences (``workaround.contract.differences``
 cases, the last recorded run of each tox env (``docs/data/gate-runs.json``, which ``--record-gate`` fills from the
 summary every tox run of the tests writes at its end, ``out/gate-runs/ENV.json``: ``tests/gate_runs.py``) and of
 the checker's differential fuzz (``docs/data/checker-fuzz.json``, written by ``python -m benchmarks.checker_fuzz
---record``). ``tests/gate/test_figures.py`` fails, naming the file, the figure and both values, when the text
-disagrees.
+--record``), and the real-width LLM benchmark's (``docs/data/llm-real-width.json``, ``python -m
+benchmarks.llm_real_width --record``). ``tests/gate/test_figures.py`` fails, naming the file, the figure and both
+values, when the text disagrees.
 
 In the gate's env (the catalogue needs torch), from the project's folder:
 
@@ -39,6 +40,7 @@ PROJECT = Path(__file__).resolve().parents[1]
 DOCUMENTS = [PROJECT / "README.md", *sorted((PROJECT / "docs").glob("*.md"))]
 GATE_RUNS = PROJECT / "docs" / "data" / "gate-runs.json"
 CHECKER_FUZZ = PROJECT / "docs" / "data" / "checker-fuzz.json"
+LLM_REAL_WIDTH = PROJECT / "docs" / "data" / "llm-real-width.json"
 HEADLINE_OPENVINO = "2026.4.1"
 BUDGET_MINUTES = {"ov2026.4": 6, "upstream": 8}  # installed, 2 cores
 # The stock outcomes the README counts are the gate's: OpenVINO 2026.4.1, the class the gate computes as (f32).
@@ -239,6 +241,50 @@ def mutation_runs_table() -> str:
     return "\n" + "\n".join(rows) + "\n"
 
 
+def llm_real_width_table() -> str:
+    """The real-width LLM benchmark's ratios against their goals, one column per recorded CPU class and precision
+    (``python -m benchmarks.llm_real_width --record``), each with its model's layers and the dates it ran."""
+    runs = read_record(LLM_REAL_WIDTH)
+    names = list(dict.fromkeys(name for run in runs.values() for name in run["ratios"]))
+    goals = {name: run["ratios"][name]["at most"] for run in runs.values() for name in run["ratios"]}
+
+    def cell(run: dict, name: str) -> str:
+        ratio = run["ratios"].get(name)
+        if ratio is None:
+            return "-"
+        return f"**{ratio['ratio']:.2f}**" if ratio["met"] else f"{ratio['ratio']:.2f}, not met"
+
+    lines = [f"| ratio | at most | {' | '.join(llm_run_headers(runs))} |", f"|---|---|{'---|' * len(runs)}"]
+    lines += [f"| {name} | {goals[name]} | {' | '.join(cell(run, name) for run in runs.values())} |"
+              for name in names]
+    return "\n" + "\n".join(lines) + "\n"
+
+
+def llm_run_headers(runs: dict) -> list[str]:
+    return [f"{key}, {run['model']['n_layers']} layers ({', '.join(sorted({r['date'] for r in run['runs']}))})"
+            for key, run in runs.items()]
+
+
+def llm_real_width_timings() -> str:
+    """The real-width LLM benchmark's medians, tokens per second and resident memory added, per candidate, one
+    column per recorded CPU class and precision; then each program's export seconds."""
+    runs = read_record(LLM_REAL_WIDTH)
+    names = list(dict.fromkeys(name for run in runs.values() for name in run["timings"]))
+    exports = list(dict.fromkeys(name for run in runs.values() for name in run["export_seconds"]))
+
+    def cell(run: dict, name: str) -> str:
+        timing = run["timings"].get(name)
+        return "-" if timing is None else (f"{timing['median_ms']:.1f} ms ({timing['tokens_per_s']:g} tok/s, "
+                                           f"+{timing['resident_added_mb']} MB)")
+
+    lines = [f"| candidate | {' | '.join(llm_run_headers(runs))} |", f"|---|{'---|' * len(runs)}"]
+    lines += [f"| {name} | {' | '.join(cell(run, name) for run in runs.values())} |" for name in names]
+    seconds = [[f"{run['export_seconds'][name]} s" if name in run["export_seconds"] else "-"
+                for run in runs.values()] for name in exports]
+    lines += [f"| {name} | {' | '.join(cells)} |" for name, cells in zip(exports, seconds, strict=True)]
+    return "\n" + "\n".join(lines) + "\n"
+
+
 def stock(kind: str) -> Callable[[], int]:
     return lambda: stock_kinds()[kind]
 
@@ -263,6 +309,8 @@ FIGURES: dict[str, Callable[[], object]] = {
     "differences_openvino": lambda: differences_of("OpenVINO CPU plugin"),
     "differences_executorch": lambda: differences_of("ExecuTorch portable kernels"),
     "differences_table": differences_table,
+    "llm_real_width_table": llm_real_width_table,
+    "llm_real_width_timings": llm_real_width_timings,
 }
 
 

@@ -249,3 +249,32 @@ def test_the_real_width_llm_benchmark_overwrites_no_program_kept_at_other_sizes(
                    timeout=300)
     assert_one_line(done, 2, f"--keep: {kept} holds another export (other sizes)")
     assert (kept / "program.pte").read_bytes() == b"kept"
+
+
+def result_of(layers, timings, export_seconds):
+    """A real-width benchmark result as ``measure`` prints it, reduced to what the record reads."""
+    return {"model": {"n_layers": layers}, "host": {"cpu_class": "avx2", "precision": "f32"},
+            "timings": {name: {"median_ms": ms} for name, ms in timings.items()}, "export_seconds": export_seconds,
+            "ratios": {}}
+
+
+def test_the_real_width_record_adds_other_widths_at_the_same_sizes_and_replaces_other_sizes():
+    """--record keeps one entry per class and precision; its ratios are computed from every timing kept, so two
+    runs of one width each still give the goals across their groups; a run at other sizes starts afresh."""
+    from benchmarks.llm_real_width import recorded
+
+    four = result_of(16, {"decode 4wo: workaround": 42.0, "decode 4wo: xnnpack": 35.0},
+                     {"export decode 4wo: workaround": 130.0})
+    eight = result_of(16, {"decode 8wo: workaround": 50.0, "decode 8wo: stock": 100.0},
+                      {"export decode 8wo: workaround": 150.0})
+    records = recorded(eight, recorded(four, {}))
+    (run,) = records.values()
+    assert set(run["timings"]) == {"decode 4wo: workaround", "decode 4wo: xnnpack", "decode 8wo: workaround",
+                                   "decode 8wo: stock"}
+    assert run["ratios"]["decode 4wo: workaround / decode 4wo: xnnpack"] == {"ratio": 1.2, "at most": 1.0,
+                                                                             "met": False}
+    assert run["ratios"]["decode 8wo: workaround / decode 8wo: stock"]["met"]
+    assert len(run["runs"]) == 2
+    (smaller,) = recorded(result_of(4, {"decode 4wo: workaround": 20.0}, {}), records).values()
+    assert set(smaller["timings"]) == {"decode 4wo: workaround"}
+    assert len(smaller["runs"]) == 1
