@@ -18,6 +18,24 @@ program loads only on the CPU class that exported it: ``openvino-pte-restamp mod
 """
 
 import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what a user's type checker sees: the real names, not ``object`` from ``__getattr__``
+    from workaround.checker.program_check import Finding as Finding
+    from workaround.checker.program_check import check_program as check_program
+    from workaround.partitioner.boundary_dim_orders import PRECISION_KEY as PRECISION_KEY
+    from workaround.partitioner.copy_safe_partitioner import (
+        CopySafeOpenvinoPartitioner as CopySafeOpenvinoPartitioner,
+    )
+    from workaround.partitioner.copy_safe_partitioner import copy_safe_openvino as copy_safe_openvino
+    from workaround.partitioner.copy_safe_partitioner import install as install
+    from workaround.partitioner.copy_safe_partitioner import is_installed as is_installed
+    from workaround.partitioner.copy_safe_partitioner import uninstall as uninstall
+    from workaround.partitioner.dim_order_off import DimOrderError as DimOrderError
+    from workaround.partitioner.exclusion import CannotHandBackError as CannotHandBackError
+    from workaround.partitioner.exclusion import UnsafeCopyError as UnsafeCopyError
+    from workaround.partitioner.exclusion import hand_back_unsafe_nodes as hand_back_unsafe_nodes
+    from workaround.partitioner.legacy_pass import DefaultDimOrderForOpenvino as DefaultDimOrderForOpenvino
 
 # Each public name and the module it lives in. Imported on first use (PEP 562), so that importing
 # the package stays cheap and ``python -m workaround.check`` does not import the module it runs twice.
