@@ -17,7 +17,8 @@ from enum import StrEnum
 
 import pytest
 
-from workaround.checker.finding_kinds import SEMANTICS, FindingKind
+from workaround.contract.differences import finding_kinds
+from workaround.contract.finding_kinds import FindingKind
 
 
 class Capability(StrEnum):
@@ -39,7 +40,7 @@ FINDING_CAPABILITIES = {
     FindingKind.DELEGATE_BLOB_IN_SEGMENT: Capability.BY_PATH,
     FindingKind.EMPTY_CONSTANT_SEGMENT: Capability.BY_PATH,
     FindingKind.EMPTY_OR_0D_ARGUMENT: Capability.GUARDS, FindingKind.DYNAMIC_SHAPED_OUTPUT: Capability.GUARDS,
-    **dict.fromkeys(SEMANTICS, Capability.SEMANTICS)}
+    **dict.fromkeys(finding_kinds(), Capability.SEMANTICS)}
 # The capability a catalogue case checks, by its group (``repro.harness.catalogue.GROUPS``).
 CASE_GROUP_CAPABILITIES = {"copies": Capability.COPIES, "dim order": Capability.CHANNELS_LAST,
                            "constants": Capability.BY_PATH, "guards": Capability.GUARDS,

@@ -3,19 +3,23 @@ has, each catalogue case exists and the stock partitioner gets it wrong, each ru
 each rule it runs is in the registry, each rewrite is a pass, each entry either has the checker's finding or says
 why a blob cannot show it."""
 
+import ast
+import re
+
 import pytest
 
 from repro.harness.catalogue import CASES
 from repro.harness.outcomes import Outcome
-from workaround.checker.finding_kinds import SEMANTICS, FindingKind
-from workaround.contract.differences import DIFFERENCES, Owner
+from tests.helpers import PROJECT
+from workaround.contract.differences import DIFFERENCES, Owner, Rule, finding_kinds, named
+from workaround.contract.finding_kinds import FindingKind
 from workaround.partitioner import exact_rewrites
 from workaround.partitioner.openvino_differences import NODE_RULES, torch_op
 
 # The rules that need more than one node, by owner: the float16 rule reads the partitions, ExecuTorch's the
 # kernels of the runtime handed back to (``portable_kernel_differences``).
-OTHER_RULES = {Owner.OPENVINO: {"float16_rounding_dropped", ""},
-               Owner.EXECUTORCH: {"integer_rule_differs", "dtype_rule_differs", "kernel_differs"}}
+OTHER_RULES = {Owner.OPENVINO: {Rule.FLOAT16_ROUNDING_DROPPED, None},
+               Owner.EXECUTORCH: {Rule.INTEGER_RULE_DIFFERS, Rule.DTYPE_RULE_DIFFERS, Rule.KERNEL_DIFFERS}}
 ENTRIES = [pytest.param(difference, id=difference.name) for difference in DIFFERENCES]
 
 
@@ -61,8 +65,36 @@ def test_the_ops_a_rewrite_keeps_exact_are_ops_of_its_entries(rewrite):
 
 
 def test_the_checkers_semantic_findings_are_the_registrys():
-    assert {str(kind) for kind in SEMANTICS} == {d.finding for d in DIFFERENCES if d.finding}
+    assert set(finding_kinds()) == {d.finding for d in DIFFERENCES if d.finding}
 
 
 def test_each_entry_has_a_name_of_its_own():
     assert len({difference.name for difference in DIFFERENCES}) == len(DIFFERENCES)
+
+
+def test_the_checkers_op_traces_are_the_registrys():
+    """What the checker looks for in a blob's traces of ATen ops is read from the entries (their ops and
+    ``shown_by``), so the two cannot drift apart again (they had: the checker lacked
+    ``remainder.Scalar_Tensor``)."""
+    from workaround.checker import blob_differences
+
+    assert {*named("division_through_float32").ops, "aten.floor.default"} == blob_differences.DIVISIONS
+    assert set(named("remainder_through_float32").ops) == blob_differences.REMAINDERS
+    assert "aten.remainder.Scalar_Tensor" in blob_differences.REMAINDERS
+    assert {"add", "mul", "sum", "cumsum"} <= blob_differences.WRAPPING
+
+
+OP_NAME = re.compile(r"^aten\.\w+\.\w+$")
+
+
+OUTSIDE_THE_CONTRACT = sorted(str(path.relative_to(PROJECT)) for path in (PROJECT / "workaround").rglob("*.py")
+                              if "contract" not in path.parts)
+
+
+@pytest.mark.parametrize("module", OUTSIDE_THE_CONTRACT)
+def test_no_op_name_is_written_by_hand_outside_the_registry(module):
+    """An ATen op named as a string outside ``workaround/contract/`` is a hand list beside the registry."""
+    tree = ast.parse((PROJECT / module).read_text())
+    written = [node.value for node in ast.walk(tree)
+               if isinstance(node, ast.Constant) and isinstance(node.value, str) and OP_NAME.match(node.value)]
+    assert not written, f"{module} names {written}: name them in workaround/contract/differences.py"

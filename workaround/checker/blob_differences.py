@@ -31,10 +31,11 @@ Torch-free: it reads what ``workaround.checker.pte.reader`` and OpenVINO's runti
 from collections.abc import Callable, Iterable, Iterator
 
 from workaround.checker import blob_model
-from workaround.checker.finding_kinds import FindingKind
 from workaround.checker.pte.reader import Delegate
 from workaround.checker.pte.verifier import MalformedProgram
+from workaround.contract import differences
 from workaround.contract.boundary_marks import read_int64_mark
+from workaround.contract.finding_kinds import FindingKind
 from workaround.contract.openvino_types import CompiledModel, OpenvinoNode
 
 # (kind, the argument position it concerns or None, what the delegate does): one class the delegate shows.
@@ -43,10 +44,10 @@ SemanticsFinding = tuple[FindingKind, int | None, str]
 INTEGERS = {"i64", "i32", "i16", "i8", "u8", "u16", "u32", "u64"}
 NARROW = {"u8", "i8"}
 ARITHMETIC_LAYERS = {"Eltwise", "Subgraph"}
-WRAPPING = {"add", "sub", "rsub", "mul", "neg", "abs", "pow", "sum", "cumsum"}  # ATen ops that can overflow
-REMAINDER_OP_NAMES = {"aten.remainder.Tensor", "aten.remainder.Scalar", "aten.fmod.Tensor", "aten.fmod.Scalar"}
-# aten.floor: ExecuTorch's OpenVINO preprocess decomposes integer floor division into float32 div and floor.
-DIVISIONS = {"aten.div.Tensor_mode", "aten.div.Scalar_mode", "aten.floor_divide.default", "aten.floor.default"}
+# What each finding looks for in a blob's traces of ATen ops: the registry's (``differences.traced``).
+WRAPPING = {op.split(".")[1] for op in differences.traced("narrow_integer_arithmetic_saturates")}  # any overload
+REMAINDERS = differences.traced("remainder_through_float32")
+DIVISIONS = differences.traced("division_through_float32")
 
 
 def layer(node: OpenvinoNode) -> str:
@@ -143,7 +144,7 @@ def divides_through_float32(node: OpenvinoNode) -> bool:
     """A remainder, or an integer division of an input (the division itself in integers, or ExecuTorch's
     decomposition of floor division: to float32, floor, back to an integer)."""
     ops = original_ops(node)
-    if ops & REMAINDER_OP_NAMES:
+    if ops & REMAINDERS:
         return True
     if not ops & DIVISIONS:  # most nodes: no walk of the graph for them
         return False

@@ -25,13 +25,13 @@ from pathlib import Path
 from workaround.checker import compatibility_stamp
 from workaround.checker.blob_lifetime import BlobUse
 from workaround.checker.command_line import OneLineErrors, Report, guarded
-from workaround.checker.finding_kinds import FindingKind
 from workaround.checker.program_check import ProgramChecked, checked_program
 from workaround.checker.pte import reader
 from workaround.checker.pte.file import UnreadableFile, read_pte
 from workaround.checker.pte.verifier import MalformedProgram
 from workaround.contract import differences
 from workaround.contract.delegate_specs import GUARDED_KEY
+from workaround.contract.finding_kinds import FindingKind
 
 EXIT_CLEAN, EXIT_AFFECTED, EXIT_UNREADABLE = 0, 1, 2
 EXIT_STATUS = ("exit status: 0 clean (or no OpenVINO delegate), 1 affected, 2 not a readable .pte (or "

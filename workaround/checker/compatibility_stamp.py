@@ -12,15 +12,18 @@ import struct
 from dataclasses import dataclass
 from functools import cache
 
+from workaround.contract.cpu_classes import CpuClass
+
 MAGIC = b"RR_UPCVO"
 _FIXED = struct.Struct("<8sIQ")  # magic, version, text length
-# oneDNN's ISA names as the stamp spells them, by the class of kernels they run (repro/harness/cpu_classes.py).
-_CLASS_OF_ISA = (("bfloat16", "avx512_bf16"), ("AMX", "avx512_bf16"), ("AVX-512", "avx512"), ("AVX2", "avx2"))
+# oneDNN's ISA names as the stamp spells them, by the class of kernels they run (workaround.contract.cpu_classes).
+_CLASS_OF_ISA = (("bfloat16", CpuClass.AVX512_BF16), ("AMX", CpuClass.AVX512_BF16), ("AVX-512", CpuClass.AVX512),
+                 ("AVX2", CpuClass.AVX2))
 # The ISA name each class's importer writes, measured (2026.4.1): an AMD EPYC with AVX2 only; an AVX-512 BF16 host,
 # and the same host with oneDNN capped at AVX512_CORE_VNNI. (An AVX-512 CPU without VNNI, or one with AMX, writes
 # yet another name: a program for one is restamped on it, as this host.)
-ISA_OF_CLASS = {"avx2": "Intel AVX2", "avx512": "Intel AVX-512 with Intel DL Boost",
-                "avx512_bf16": "Intel AVX-512 with Intel DL Boost and bfloat16 support"}
+ISA_OF_CLASS = {CpuClass.AVX2: "Intel AVX2", CpuClass.AVX512: "Intel AVX-512 with Intel DL Boost",
+                CpuClass.AVX512_BF16: "Intel AVX-512 with Intel DL Boost and bfloat16 support"}
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,7 @@ class Stamp:
         return self.fields.get("ov", "")
 
     @property
-    def cpu_class(self) -> str | None:
+    def cpu_class(self) -> CpuClass | None:
         """The class of CPU kernels the stamp names (avx2, avx512, avx512_bf16), or None for an ISA below AVX2."""
         return next((cpu_class for word, cpu_class in _CLASS_OF_ISA if word in self.isa), None)
 
@@ -79,8 +82,8 @@ def with_text(blob: bytes, text: str) -> bytes:
 
 
 def text_for_class(cpu_class: str, stamp: Stamp) -> str:
-    """``stamp``'s text as an importer of ``cpu_class`` (a key of ``ISA_OF_CLASS``) builds it, the rest kept."""
-    fields = {**stamp.fields, "isa": ISA_OF_CLASS[cpu_class]}
+    """``stamp``'s text as an importer of ``cpu_class`` (a ``CpuClass`` or its name) builds it, the rest kept."""
+    fields = {**stamp.fields, "isa": ISA_OF_CLASS[CpuClass(cpu_class)]}
     return ";".join(f"{key}={value}" for key, value in fields.items())
 
 

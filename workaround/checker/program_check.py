@@ -67,12 +67,13 @@ from typing import TYPE_CHECKING
 from workaround.checker import compatibility_stamp
 from workaround.checker.blob_differences import exported_model_findings, semantics_findings
 from workaround.checker.blob_lifetime import BlobUse, blob_use
-from workaround.checker.finding_kinds import FindingKind
 from workaround.checker.pte import reader
 from workaround.checker.pte.file import ProgramData, read_pte
 from workaround.checker.pte.verifier import MalformedProgram
 from workaround.contract.boundary_marks import INPUT_MARK, OUTPUT_MARK, read_mark
+from workaround.contract.cpu_classes import CpuClass
 from workaround.contract.delegate_specs import GUARDED_KEY
+from workaround.contract.finding_kinds import FindingKind
 from workaround.contract.layouts import same_layout
 from workaround.contract.openvino_types import CompiledModel
 from workaround.contract.provenance import OPENVINO_BACKEND
@@ -388,7 +389,7 @@ def blob_findings(index: int, delegate: reader.Delegate, target: Target) -> list
     to load: an AVX2 importer computes compressed weights' matmuls without quantizing their activations."""
     if GUARDED_KEY in delegate.compile_specs:
         return []
-    quantizes = target.text is None or compatibility_stamp.of_text(target.text).cpu_class != "avx2"
+    quantizes = target.text is None or compatibility_stamp.of_text(target.text).cpu_class != CpuClass.AVX2
     try:
         return [Finding(kind, index, port, f"OpenVINO delegate {index}: {what}")
                 for kind, port, what in exported_model_findings(delegate.blob, quantizes)]

@@ -16,10 +16,30 @@ Standard library only: the partitioner, the checker and the docs all read it.
 from dataclasses import dataclass
 from enum import StrEnum
 
+from workaround.contract.finding_kinds import FindingKind
+
 
 class Owner(StrEnum):
     OPENVINO = "OpenVINO CPU plugin"
     EXECUTORCH = "ExecuTorch portable kernels"
+
+
+class Rule(StrEnum):
+    """The partitioner's rules that hand a node back, by name: a predicate of ``workaround.partitioner.
+    openvino_differences.NODE_RULES``, or one that reads more than a node (float16's reads the partitions,
+    ExecuTorch's kernels' the runtime)."""
+
+    DIVIDES_DIFFERENTLY = "divides_differently"
+    DTYPE_RULE_DIFFERS = "dtype_rule_differs"
+    FLOAT16_ROUNDING_DROPPED = "float16_rounding_dropped"
+    INT64_OUT_OF_INT32 = "int64_out_of_int32"
+    INTEGER_RULE_DIFFERS = "integer_rule_differs"
+    INTEGERS_THROUGH_FLOAT32 = "integers_through_float32"
+    KERNEL_DIFFERS = "kernel_differs"
+    POOLS_DIFFERENTLY = "pools_differently"
+    SPECIAL_VALUES_DIFFER = "special_values_differ"
+    UNSUPPORTED_DTYPE = "unsupported_dtype"
+    WRAPS_AROUND = "wraps_around"
 
 
 @dataclass(frozen=True)
@@ -27,11 +47,14 @@ class Difference:
     name: str
     computes: str  # what differs; where the partitioner's reason is the entry's, this very text
     ops: tuple[str, ...]  # () where the dtype decides, whatever the op
-    rule: str  # the predicate that hands a node back; "" where an exact rewrite keeps every such node delegated
+    rule: Rule | None  # what hands a node back; None where an exact rewrite keeps every such node delegated
     measured: str  # releases and CPU classes
     owner: Owner = Owner.OPENVINO
     rewrite: str | None = None  # the module of workaround/partitioner/exact_rewrites/ that keeps it exact
-    finding: str | None = None  # the checker's FindingKind for it in a shipped blob
+    finding: FindingKind | None = None  # what the checker reports of it in a shipped blob
+    # The ATen ops beyond ``ops`` whose traces in a blob (OpenVINO keeps the frontend's names) show it to the
+    # checker: what an export decomposes it into, or, where the dtype decides, the ops that can show it.
+    shown_by: tuple[str, ...] = ()
     unseen: str | None = None  # why a shipped blob cannot show it (every entry has a finding or this)
     cases: tuple[str, ...] = ()  # catalogue cases
     special_values: bool = False  # handed back only with special_values="torch"
@@ -98,16 +121,16 @@ DIFFERENCES = (
         "float64_computed_as_float32",
         "float64 is computed in float32 (1e300 * 2 is FLT_MAX)",
         (),
-        "unsupported_dtype",
+        Rule.UNSUPPORTED_DTYPE,
         MEASURED,
-        finding="float64_computed_as_float32",
+        finding=FindingKind.FLOAT64_COMPUTED_AS_FLOAT32,
         cases=("float64_scale",),
     ),
     Difference(
         "dtype_not_mapped",
         "int16, uint16/32/64, bfloat16 and complex tensors fail at lowering (KeyError)",
         (),
-        "unsupported_dtype",
+        Rule.UNSUPPORTED_DTYPE,
         MEASURED,
         unseen=NO_BLOB,
         cases=("int16_add", "bfloat16_add"),
@@ -116,25 +139,28 @@ DIFFERENCES = (
         "int64_computed_in_32_bits",
         "int64 is computed in 32 bits, even through a reshape",
         (),
-        "int64_out_of_int32",
+        Rule.INT64_OUT_OF_INT32,
         MEASURED,
-        finding="int64_computed_in_32_bits",
+        finding=FindingKind.INT64_COMPUTED_IN_32_BITS,
         cases=("int64_square", "int64_beyond_int32_reshaped", "int64_sort_beyond_int32"),
     ),
     Difference(
         "narrow_integer_arithmetic_saturates",
         "uint8 / int8 arithmetic saturates where PyTorch wraps around",
         (),
-        "wraps_around",
+        Rule.WRAPS_AROUND,
         MEASURED,
-        finding="narrow_integer_arithmetic_saturates",
+        finding=FindingKind.NARROW_INTEGER_ARITHMETIC_SATURATES,
+        # arithmetic that can leave its dtype (not max, min, where, ...), any overload
+        shown_by=aten("add.Tensor", "sub.Tensor", "rsub.Scalar", "mul.Tensor", "neg.default", "abs.default",
+                      "pow.Tensor_Scalar", "sum.dim_IntList", "cumsum.default"),
         cases=("uint8_add_wraps", "int8_multiply_wraps"),
     ),
     Difference(
         "narrow_integer_sum_saturates",
         "a uint8 / int8 sum saturates in its input's type (PyTorch sums in int64)",
         aten("sum.dim_IntList", "sum.default", "cumsum.default", "prod.default", "prod.dim_int"),
-        "wraps_around",
+        Rule.WRAPS_AROUND,
         MEASURED,
         unseen="a blob shows a reduction of an input, not what PyTorch would sum in",
     ),
@@ -142,9 +168,10 @@ DIFFERENCES = (
         "division_through_float32",
         "integer floor division goes through float32 (wrong above 2**24)",
         DIVISIONS,
-        "divides_differently",
+        Rule.DIVIDES_DIFFERENTLY,
         MEASURED,
-        finding="division_through_float32",
+        finding=FindingKind.DIVISION_THROUGH_FLOAT32,
+        shown_by=aten("floor.default"),  # ExecuTorch's preprocess: integer floor division as float32 div, floor
         cases=("int32_floor_divide", "int32_trunc_divide"),
         located=(
             'i32 `Divide` (floor, "python division"): 123456789 // 10 gives 12345679, the quotient of the nearest'
@@ -155,9 +182,9 @@ DIFFERENCES = (
         "trunc_division_through_int32",
         "trunc division goes through an int32 convert (quotients beyond 2**31, inf and NaN break)",
         aten("div.Tensor_mode", "div.Scalar_mode"),
-        "divides_differently",
+        Rule.DIVIDES_DIFFERENTLY,
         MEASURED,
-        finding="trunc_division_through_int32",
+        finding=FindingKind.TRUNC_DIVISION_THROUGH_INT32,
         cases=("float_trunc_divide",),
         located=(
             "Trunc division: `src/frontends/pytorch/src/op/div.cpp`, `translate_div_common`, translates "
@@ -170,9 +197,9 @@ DIFFERENCES = (
         "remainder_through_float32",
         "fmod / remainder lose the remainder of a large quotient",
         aten("fmod.Tensor", "fmod.Scalar", "remainder.Tensor", "remainder.Scalar", "remainder.Scalar_Tensor"),
-        "divides_differently",
+        Rule.DIVIDES_DIFFERENTLY,
         MEASURED,
-        finding="division_through_float32",
+        finding=FindingKind.DIVISION_THROUGH_FLOAT32,
         cases=("float_fmod_large_quotient", "int32_remainder"),
         located=(
             "f32 `Mod`: 1e9 mod 3 gives 0 (PyTorch's `fmod`, exact, gives 1), as `x - trunc(x / y) * y` would "
@@ -183,7 +210,7 @@ DIFFERENCES = (
         "integer_comparisons_through_float32",
         "integer comparisons go through float32 (16777217 == 16777216 is true)",
         INTEGER_COMPARISONS,
-        "integers_through_float32",
+        Rule.INTEGERS_THROUGH_FLOAT32,
         MEASURED_F32,
         unseen=VALUES_UNSEEN,
         cases=("int32_timestamp_window", "int32_equal_beyond_2_24"),
@@ -193,7 +220,7 @@ DIFFERENCES = (
         "integer_extremes_through_float32",
         "integer max / min / clamp / relu go through float32 (16777217 becomes 16777216)",
         INTEGER_EXTREMES,
-        "integers_through_float32",
+        Rule.INTEGERS_THROUGH_FLOAT32,
         MEASURED_F32,
         unseen=VALUES_UNSEEN,
         cases=("int32_amax_beyond_2_24", "int32_clamp_beyond_2_24"),
@@ -203,7 +230,7 @@ DIFFERENCES = (
         "integer_products_through_float32",
         "integer matrix products go through float32",
         aten("mm.default", "bmm.default", "addmm.default", "baddbmm.default", "matmul.default"),
-        "integers_through_float32",
+        Rule.INTEGERS_THROUGH_FLOAT32,
         MEASURED_F32,
         unseen=VALUES_UNSEEN,
         located=THROUGH_FLOAT32_LOCATED,
@@ -212,7 +239,7 @@ DIFFERENCES = (
         "integer_roundings_through_float32",
         "ceil / floor / round / trunc of integers go through float32",
         ROUNDINGS,
-        "integers_through_float32",
+        Rule.INTEGERS_THROUGH_FLOAT32,
         MEASURED_F32,
         unseen=VALUES_UNSEEN,
         located=THROUGH_FLOAT32_LOCATED,
@@ -221,7 +248,7 @@ DIFFERENCES = (
         "integer_pow_through_float32",
         "integer pow goes through float32 (40001 ** 2 is 1600080000)",
         POWERS,
-        "integers_through_float32",
+        Rule.INTEGERS_THROUGH_FLOAT32,
         MEASURED_F32,
         unseen=VALUES_UNSEEN,
         cases=("int32_square_by_pow",),
@@ -231,9 +258,9 @@ DIFFERENCES = (
         "avg_pool_ceil_window_divisor",
         "avg_pool with ceil_mode, count_include_pad and padding divides the last window by the kernel",
         aten("avg_pool2d.default", "avg_pool3d.default"),
-        "pools_differently",
+        Rule.POOLS_DIFFERENTLY,
         MEASURED,
-        finding="avg_pool_ceil_window_divisor",
+        finding=FindingKind.AVG_POOL_CEIL_WINDOW_DIVISOR,
         cases=("avg_pool_ceil_counting_padding", "avg_pool3d_ceil_counting_padding"),
         located=(
             "AvgPool: PyTorch (and ONNX) divide the extra window that `ceil_mode` adds by the part of it inside "
@@ -245,7 +272,7 @@ DIFFERENCES = (
         "avg_pool_divisor_override",
         "avg_pool with divisor_override fails to convert in OpenVINO's frontend",
         aten("avg_pool2d.default", "avg_pool3d.default"),
-        "pools_differently",
+        Rule.POOLS_DIFFERENTLY,
         MEASURED,
         unseen=NO_BLOB,
         cases=("avg_pool_divisor_override",),
@@ -254,7 +281,7 @@ DIFFERENCES = (
         "float16_rounding_dropped",
         "float16 is computed in float32 inside OpenVINO: the rounding to float16 is dropped",
         (),
-        "float16_rounding_dropped",
+        Rule.FLOAT16_ROUNDING_DROPPED,
         MEASURED_F32,
         unseen="a blob computes float16 in float32 either way; where PyTorch would round is not in it",
         cases=("float16_round_trip", "float16_scaled_round_trip"),
@@ -270,10 +297,10 @@ DIFFERENCES = (
         "the Abs of a constant is dropped at compile time (reflection padding's "
         "indices come from the wrong places)",
         aten("abs.default", "reflection_pad1d.default", "reflection_pad2d.default"),
-        "",
+        None,
         "OpenVINO 2025.4.0 and later (the matrix); 2025.3.0 keeps it",
         rewrite="constant_abs",
-        finding="constant_abs_dropped",
+        finding=FindingKind.CONSTANT_ABS_DROPPED,
         cases=("reflect_pad_1d", "reflect_pad_2d"),
     ),
     Difference(
@@ -281,10 +308,10 @@ DIFFERENCES = (
         "weight-only compressed matmuls get int8-quantized activations on CPUs with "
         "AVX-512 VNNI or AMX (DYNAMIC_QUANTIZATION_GROUP_SIZE 32)",
         (),
-        "",
+        None,
         "OpenVINO 2026.4.1; the AVX-512 VNNI and AMX classes (AVX2 is exact)",
         rewrite=None,
-        finding="activations_quantized",
+        finding=FindingKind.ACTIVATIONS_QUANTIZED,
     ),
     # IEEE special values: handed back (or rewritten exactly) only with special_values="torch".
     Difference(
@@ -304,7 +331,7 @@ DIFFERENCES = (
             "topk.default",
             "sort.default",
         ),
-        "special_values_differ",
+        Rule.SPECIAL_VALUES_DIFFER,
         MEASURED_NAN,
         rewrite="nan_propagating_extremes",
         unseen=NAN_UNSEEN,
@@ -322,7 +349,7 @@ DIFFERENCES = (
             "max_pool2d.default",
             "max_pool3d.default",
         ),
-        "special_values_differ",
+        Rule.SPECIAL_VALUES_DIFFER,
         MEASURED_NAN,
         rewrite="max_pool_special_values",
         unseen=NAN_UNSEEN,
@@ -338,7 +365,7 @@ DIFFERENCES = (
         "nan_greater",
         "is true when an operand is NaN",
         aten("gt.Tensor", "gt.Scalar", "ge.Tensor", "ge.Scalar"),
-        "special_values_differ",
+        Rule.SPECIAL_VALUES_DIFFER,
         "OpenVINO 2026.4.1; the SSE4.1 and AVX-512 kernels (AVX2 is right)",
         unseen=NAN_UNSEEN,
         cases=("nan_greater_than",),
@@ -348,7 +375,7 @@ DIFFERENCES = (
         "softmax_of_nan",
         "gives 0 (log: -inf) beside a NaN where PyTorch gives NaN",
         aten("_softmax.default", "_log_softmax.default"),
-        "special_values_differ",
+        Rule.SPECIAL_VALUES_DIFFER,
         MEASURED_NAN,
         rewrite="softmax_of_nan",
         unseen=NAN_UNSEEN,
@@ -359,7 +386,7 @@ DIFFERENCES = (
         "signed_zeros",
         "gives a zero the other sign (elu(-0.0) and x + 0 keep or drop -0.0 where PyTorch does not)",
         aten("elu.default", "cumsum.default", "add.Tensor", "sub.Tensor"),
-        "",
+        None,
         "OpenVINO 2026.4.1; every CPU class",
         rewrite="signed_zeros",
         unseen=NAN_UNSEEN,
@@ -369,7 +396,7 @@ DIFFERENCES = (
         "exp_of_nan",
         "gives inf for NaN",
         aten("exp.default"),
-        "special_values_differ",
+        Rule.SPECIAL_VALUES_DIFFER,
         MEASURED_NAN,
         unseen=NAN_UNSEEN,
         special_values=True,
@@ -378,7 +405,7 @@ DIFFERENCES = (
         "sign_of_nan",
         "gives NaN for NaN (PyTorch: 0)",
         aten("sign.default"),
-        "special_values_differ",
+        Rule.SPECIAL_VALUES_DIFFER,
         MEASURED_NAN,
         rewrite="sign_of_nan",
         unseen=NAN_UNSEEN,
@@ -389,7 +416,7 @@ DIFFERENCES = (
         "log1p_of_negative_zero",
         "gives +0.0 for -0.0 (computed as log(1 + x))",
         aten("log1p.default"),
-        "special_values_differ",
+        Rule.SPECIAL_VALUES_DIFFER,
         MEASURED_NAN,
         unseen=NAN_UNSEEN,
         special_values=True,
@@ -409,7 +436,7 @@ DIFFERENCES = (
             "logical_or.default",
             "logical_xor.default",
         ),
-        "special_values_differ",
+        Rule.SPECIAL_VALUES_DIFFER,
         MEASURED_NAN,
         unseen=NAN_UNSEEN,
         special_values=True,
@@ -423,7 +450,7 @@ DIFFERENCES = (
             "upsample_bilinear2d.default",
             "upsample_nearest2d.default",
         ),
-        "special_values_differ",
+        Rule.SPECIAL_VALUES_DIFFER,
         MEASURED_NAN,
         unseen=NAN_UNSEEN,
         special_values=True,
@@ -433,7 +460,7 @@ DIFFERENCES = (
         "portable_remainder_sign",
         "ExecuTorch's integer remainder takes the dividend's sign (PyTorch: the divisor's)",
         aten("remainder.Tensor", "remainder.Scalar", "remainder.Scalar_Tensor"),
-        "integer_rule_differs",
+        Rule.INTEGER_RULE_DIFFERS,
         MEASURED_PORTABLE,
         Owner.EXECUTORCH,
         unseen=HANDED_BACK,
@@ -442,7 +469,7 @@ DIFFERENCES = (
         "portable_integer_roundings",
         "ExecuTorch's ceil / floor / round / trunc of integers go through float32",
         ROUNDINGS,
-        "integer_rule_differs",
+        Rule.INTEGER_RULE_DIFFERS,
         MEASURED_PORTABLE,
         Owner.EXECUTORCH,
         unseen=HANDED_BACK,
@@ -451,7 +478,7 @@ DIFFERENCES = (
         "portable_integer_pow",
         "ExecuTorch's integer pow goes through double and saturates (PyTorch wraps around)",
         POWERS,
-        "integer_rule_differs",
+        Rule.INTEGER_RULE_DIFFERS,
         MEASURED_PORTABLE,
         Owner.EXECUTORCH,
         unseen=HANDED_BACK,
@@ -460,7 +487,7 @@ DIFFERENCES = (
         "portable_float64_log_softmax",
         "ExecuTorch's _log_softmax fails at run time on float64 (0x12)",
         aten("_log_softmax.default"),
-        "dtype_rule_differs",
+        Rule.DTYPE_RULE_DIFFERS,
         MEASURED_PORTABLE,
         Owner.EXECUTORCH,
         unseen=HANDED_BACK,
@@ -469,7 +496,7 @@ DIFFERENCES = (
         "portable_uint8_bilinear",
         "ExecuTorch's upsample_bilinear2d rounds uint8 otherwise (off by one)",
         aten("upsample_bilinear2d.vec"),
-        "dtype_rule_differs",
+        Rule.DTYPE_RULE_DIFFERS,
         MEASURED_PORTABLE,
         Owner.EXECUTORCH,
         unseen=HANDED_BACK,
@@ -478,7 +505,7 @@ DIFFERENCES = (
         "portable_drops_nan",
         "drops NaN",
         aten("max_pool2d_with_indices.default"),
-        "kernel_differs",
+        Rule.KERNEL_DIFFERS,
         MEASURED_PORTABLE,
         Owner.EXECUTORCH,
         unseen=HANDED_BACK,
@@ -488,7 +515,7 @@ DIFFERENCES = (
         "portable_sign_of_nan",
         "gives NaN for NaN (PyTorch: 0)",
         aten("sign.default"),
-        "kernel_differs",
+        Rule.KERNEL_DIFFERS,
         MEASURED_PORTABLE,
         Owner.EXECUTORCH,
         unseen=HANDED_BACK,
@@ -498,7 +525,7 @@ DIFFERENCES = (
         "portable_gelu_of_infinities",
         "gives other values for infinities",
         aten("gelu.default"),
-        "kernel_differs",
+        Rule.KERNEL_DIFFERS,
         MEASURED_PORTABLE,
         Owner.EXECUTORCH,
         unseen=HANDED_BACK,
@@ -508,7 +535,7 @@ DIFFERENCES = (
         "portable_grid_sampler_special_values",
         "gives other values for NaN and infinities",
         aten("grid_sampler_2d.default"),
-        "kernel_differs",
+        Rule.KERNEL_DIFFERS,
         MEASURED_PORTABLE,
         Owner.EXECUTORCH,
         unseen=HANDED_BACK,
@@ -518,7 +545,7 @@ DIFFERENCES = (
         "portable_upsampling_special_values",
         "gives other values beside NaN and infinities",
         aten("upsample_bilinear2d.vec", "upsample_nearest2d.vec"),
-        "kernel_differs",
+        Rule.KERNEL_DIFFERS,
         MEASURED_PORTABLE,
         Owner.EXECUTORCH,
         unseen=HANDED_BACK,
@@ -528,7 +555,7 @@ DIFFERENCES = (
         "portable_floor_division_of_infinities",
         "floor-divides infinities otherwise",
         aten("div.Tensor_mode", "div.Scalar_mode"),
-        "kernel_differs",
+        Rule.KERNEL_DIFFERS,
         MEASURED_PORTABLE,
         Owner.EXECUTORCH,
         unseen=HANDED_BACK,
@@ -541,11 +568,11 @@ def named(name: str) -> Difference:
     return next(difference for difference in DIFFERENCES if difference.name == name)
 
 
-def of_rule(rule: str, owner: Owner = Owner.OPENVINO) -> list[Difference]:
+def of_rule(rule: Rule, owner: Owner = Owner.OPENVINO) -> list[Difference]:
     return [difference for difference in DIFFERENCES if difference.rule == rule and difference.owner == owner]
 
 
-def reasons(rule: str, owner: Owner = Owner.OPENVINO) -> dict[str, str]:
+def reasons(rule: Rule, owner: Owner = Owner.OPENVINO) -> dict[str, str]:
     """{op: what differs} for every op a rule's entries name (the first entry naming an op wins)."""
     found: dict[str, str] = {}
     for difference in of_rule(rule, owner):
@@ -559,7 +586,13 @@ def op_names(difference: Difference) -> list[str]:
     return list(dict.fromkeys(op.split(".")[1] for op in difference.ops))
 
 
-def finding_kinds() -> tuple[str, ...]:
+def traced(name: str) -> frozenset[str]:
+    """The ATen ops whose traces in a blob show the named entry (its ops and ``shown_by``)."""
+    difference = named(name)
+    return frozenset((*difference.ops, *difference.shown_by))
+
+
+def finding_kinds() -> tuple[FindingKind, ...]:
     """The checker's findings of what OpenVINO computes differently, in the registry's order."""
     return tuple(dict.fromkeys(difference.finding for difference in DIFFERENCES if difference.finding))
 

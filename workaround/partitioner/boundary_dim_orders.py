@@ -53,6 +53,7 @@ from workaround.partitioner.compressed_weights import (
 )
 from workaround.partitioner.copy_ops import aten_op
 from workaround.partitioner.dim_order import dim_order, is_default
+from workaround.partitioner.exact_rewrites import constant_abs
 from workaround.partitioner.method_patch import MethodPatch
 
 DimOrder = Sequence[int] | None
@@ -168,7 +169,7 @@ def has_attention(graph: torch.fx.Graph) -> bool:
 def has_abs(graph: torch.fx.Graph) -> bool:
     """Whether the partition takes an ``abs``, which the exact rewrites keep from being dropped when it is
     constant (``workaround.partitioner.exact_rewrites.constant_abs``)."""
-    return any(node.op == "call_function" and aten_op(node) is torch.ops.aten.abs.default for node in graph.nodes)
+    return any(node.op == "call_function" and aten_op(node) in constant_abs.MAKES_EXACT for node in graph.nodes)
 
 
 def preprocess(cls: type, edge_program: ExportedProgram, compile_specs: Sequence[Any]) -> PreprocessResult:

@@ -55,6 +55,7 @@ import torch
 
 from workaround.contract import differences
 from workaround.contract.delegate_specs import SpecialValues
+from workaround.contract.differences import Rule
 from workaround.partitioner.copy_ops import aten_op
 from workaround.partitioner.delegate_limits import tensors
 from workaround.partitioner.exact_rewrites import KEPT_EXACT
@@ -86,7 +87,7 @@ def ops_of(*names: str) -> set[object]:
     return {torch_op(op) for name in names for op in differences.named(name).ops}
 
 
-def reasons_of(rule: str, owner: differences.Owner = differences.Owner.OPENVINO) -> dict[object, str]:
+def reasons_of(rule: Rule, owner: differences.Owner = differences.Owner.OPENVINO) -> dict[object, str]:
     """{op: what differs} for every op a rule's registry entries name."""
     return {torch_op(op): reason for op, reason in differences.reasons(rule, owner).items()}
 
@@ -100,10 +101,10 @@ AVERAGE_POOLS = ops_of("avg_pool_ceil_window_divisor")
 EXACT_WHEN_KEPT = (aten.reflection_pad2d.default,)
 # What each op does with special values in OpenVINO's CPU plugin, measured against PyTorch on
 # [nan, 1, -2, -0.0], [-inf, inf, 0.5, nan] and an all -inf tensor (2026.4.1).
-IEEE_DIFFERENCES = reasons_of("special_values_differ")
+IEEE_DIFFERENCES = reasons_of(Rule.SPECIAL_VALUES_DIFFER)
 # Integer ops the CPU plugin computes through float32 (wrong beyond 2**24), measured on int32 2026.4.1; pow apart.
 POWERS = ops_of("integer_pow_through_float32")
-INTEGERS_THROUGH_FLOAT32 = {op: reason for op, reason in reasons_of("integers_through_float32").items()
+INTEGERS_THROUGH_FLOAT32 = {op: reason for op, reason in reasons_of(Rule.INTEGERS_THROUGH_FLOAT32).items()
                             if op not in POWERS}
 # What a float16 value may pass through and stay the value it was (no rounding dropped by these).
 FLOAT16_KEEPING = {operator.getitem, aten.view_copy.default, aten.permute_copy.default, aten.expand_copy.default,
@@ -270,18 +271,19 @@ def _on_values_the_cpu_plugin_computes(rule: Callable[[torch.fx.Node, ValueRange
 
 # The registry's rules (``workaround.contract.differences``) as the partitioner runs them on one node; the float16
 # rule needs the partitions (``float16_rounding_dropped``).
-NODE_RULES: dict[str, Callable[[torch.fx.Node, ValueRanges], str | None]] = {
-    "unsupported_dtype": lambda node, _: unsupported_dtype(node),
-    "int64_out_of_int32": _on_values_the_cpu_plugin_computes(int64_out_of_int32, "interior"),
-    "wraps_around": wraps_around,
-    "divides_differently": _on_values_the_cpu_plugin_computes(divides_differently, "constant"),
-    "integers_through_float32": _on_values_the_cpu_plugin_computes(integers_through_float32, "constant"),
-    "pools_differently": lambda node, _: pools_differently(node),
-    "special_values_differ": lambda node, _: special_values_differ(node),
+NODE_RULES: dict[Rule, Callable[[torch.fx.Node, ValueRanges], str | None]] = {
+    Rule.UNSUPPORTED_DTYPE: lambda node, _: unsupported_dtype(node),
+    Rule.INT64_OUT_OF_INT32: _on_values_the_cpu_plugin_computes(int64_out_of_int32, "interior"),
+    Rule.WRAPS_AROUND: wraps_around,
+    Rule.DIVIDES_DIFFERENTLY: _on_values_the_cpu_plugin_computes(divides_differently, "constant"),
+    Rule.INTEGERS_THROUGH_FLOAT32: _on_values_the_cpu_plugin_computes(integers_through_float32, "constant"),
+    Rule.POOLS_DIFFERENTLY: lambda node, _: pools_differently(node),
+    Rule.SPECIAL_VALUES_DIFFER: lambda node, _: special_values_differ(node),
 }
 # Each rule once, in the registry's order, with whether it runs only under special_values="torch".
 RULES = tuple(dict.fromkeys((difference.rule, difference.special_values) for difference in differences.DIFFERENCES
-                            if difference.owner == differences.Owner.OPENVINO and difference.rule in NODE_RULES))
+                            if difference.owner == differences.Owner.OPENVINO and difference.rule in NODE_RULES
+                            and difference.rule is not None))
 
 
 def computes_differently(node: torch.fx.Node, ranges: ValueRanges,

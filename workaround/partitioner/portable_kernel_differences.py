@@ -32,14 +32,15 @@ from workaround.partitioner.fx_arguments import tensor_argument
 from workaround.partitioner.openvino_differences import FLOAT32_EXACT, POWERS, ops_of, reasons_of
 from workaround.partitioner.value_ranges import ValueRanges, integral_dtype
 
-aten = torch.ops.aten
 FLOAT64_EXACT = 2**53
 # PyTorch's remainder takes the divisor's sign (fmod, the dividend's, is C's and ExecuTorch's alike).
 DIVISOR_SIGNED_REMAINDERS = ops_of("portable_remainder_sign")
 ROUNDINGS = ops_of("portable_integer_roundings")
 # Ops whose ExecuTorch kernel treats NaN or infinities otherwise than PyTorch (measured on the conformance
 # sweep's special values, no partitioner).
-SPECIAL_VALUES_DIFFER = reasons_of("kernel_differs", differences.Owner.EXECUTORCH)
+SPECIAL_VALUES_DIFFER = reasons_of(differences.Rule.KERNEL_DIFFERS, differences.Owner.EXECUTORCH)
+FLOAT64_LOG_SOFTMAX = ops_of("portable_float64_log_softmax")
+UINT8_BILINEAR = ops_of("portable_uint8_bilinear")
 
 
 def one_sign(ranges: ValueRanges, operands: list[object]) -> bool:
@@ -70,9 +71,9 @@ def integer_rule_differs(node: torch.fx.Node, ranges: ValueRanges) -> str | None
 def dtype_rule_differs(node: torch.fx.Node) -> str | None:
     """The rows of one op and dtype: float64 log_softmax, uint8 bilinear upsampling."""
     op, made = aten_op(node), {tensor.dtype for tensor in tensors(node.meta.get("val"))}
-    if op is aten._log_softmax.default and torch.float64 in made:
+    if op in FLOAT64_LOG_SOFTMAX and torch.float64 in made:
         return differences.named("portable_float64_log_softmax").computes
-    if op is aten.upsample_bilinear2d.vec and torch.uint8 in made:
+    if op in UINT8_BILINEAR and torch.uint8 in made:
         return differences.named("portable_uint8_bilinear").computes
     return None
 

@@ -1,10 +1,9 @@
 """What a finding of the post-lowering check is about: one StrEnum, whose values are the strings the checker's
 ``--json`` output, the gate's capability labels and the docs already use (a StrEnum serialises as its string, so
-recorded output is unchanged). Torch-free, like the checker."""
+recorded output is unchanged). In the contract: the registry of differences names each entry's kind, and the
+checker reports them. Standard library only."""
 
 from enum import StrEnum
-
-from workaround.contract import differences
 
 
 class FindingKind(StrEnum):
@@ -29,7 +28,3 @@ class FindingKind(StrEnum):
     AVG_POOL_CEIL_WINDOW_DIVISOR = "avg_pool_ceil_window_divisor"
     # An importing CPU with AVX-512 VNNI or AMX quantizes compressed matmuls' activations (DYNAMIC_QUANTIZATION).
     ACTIVATIONS_QUANTIZED = "activations_quantized"
-
-
-# What OpenVINO computes differently, as the checker can see it in a blob: the registry's findings, in its order.
-SEMANTICS = tuple(FindingKind(kind) for kind in differences.finding_kinds())
