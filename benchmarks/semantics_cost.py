@@ -25,7 +25,7 @@ from repro.harness.lowerings import WORKAROUND, WORKAROUND_TORCH_SPECIAL_VALUES
 @contextlib.contextmanager
 def without_semantics_guards():
     """The workaround with every semantics rule finding nothing (the benchmark's baseline only)."""
-    from workaround.partitioner import exclusion
+    from workaround.partitioner.rules import exclusion
 
     guards = exclusion.semantics_to_hand_back
     exclusion.semantics_to_hand_back = lambda *args, **kwargs: {}
@@ -39,7 +39,7 @@ def lowered(case, lowering_value, keep):
     """(run, delegates, {reason: count} of the nodes handed back for semantics)."""
     from executorch.runtime import Runtime
 
-    from workaround.partitioner.exclusion import HANDED_BACK_BECAUSE
+    from workaround.partitioner.rules.exclusion import HANDED_BACK_BECAUSE
 
     edge = lowering.lower(case, lowering_value)
     reasons = Counter(node.meta[HANDED_BACK_BECAUSE].split(",")[0] for node in edge.exported_program().graph.nodes

@@ -7,8 +7,8 @@ Two-line fix for an export script::
 
 It keeps pass-through copies out of OpenVINO partitions; compiles each partition to read and
 write its boundary tensors in their own dim order, so channels-last frames and results are right
-(``workaround.partitioner.boundary_dim_orders``); and keeps the OpenVINO blobs of the programs it makes inside
-the flatbuffer, so they load safely by path (``workaround.partitioner.inline_blobs``). Add
+(``workaround.partitioner.hooks.preprocess``); and keeps the OpenVINO blobs of the programs it makes inside
+the flatbuffer, so they load safely by path (``workaround.partitioner.hooks.inline_blobs``). Add
 ``CompileSpec(PRECISION_KEY, b"f32")`` to pin OpenVINO's inference precision.
 
 Or, without editing the script: ``with copy_safe_openvino(): ...`` / ``install()``.
@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # what a user's type checker sees: the real names, not ``object`` from ``__getattr__``
     from workaround.checker.program_check import Finding as Finding
     from workaround.checker.program_check import check_program as check_program
-    from workaround.partitioner.boundary_dim_orders import PRECISION_KEY as PRECISION_KEY
     from workaround.partitioner.copy_safe_partitioner import (
         CopySafeOpenvinoPartitioner as CopySafeOpenvinoPartitioner,
     )
@@ -31,25 +30,26 @@ if TYPE_CHECKING:  # what a user's type checker sees: the real names, not ``obje
     from workaround.partitioner.copy_safe_partitioner import install as install
     from workaround.partitioner.copy_safe_partitioner import is_installed as is_installed
     from workaround.partitioner.copy_safe_partitioner import uninstall as uninstall
-    from workaround.partitioner.dim_order_off import DimOrderError as DimOrderError
-    from workaround.partitioner.exclusion import CannotHandBackError as CannotHandBackError
-    from workaround.partitioner.exclusion import UnsafeCopyError as UnsafeCopyError
-    from workaround.partitioner.exclusion import hand_back_unsafe_nodes as hand_back_unsafe_nodes
-    from workaround.partitioner.legacy_pass import DefaultDimOrderForOpenvino as DefaultDimOrderForOpenvino
+    from workaround.partitioner.hooks.preprocess import PRECISION_KEY as PRECISION_KEY
+    from workaround.partitioner.layouts.dim_order_off import DimOrderError as DimOrderError
+    from workaround.partitioner.layouts.legacy_pass import DefaultDimOrderForOpenvino as DefaultDimOrderForOpenvino
+    from workaround.partitioner.rules.exclusion import CannotHandBackError as CannotHandBackError
+    from workaround.partitioner.rules.exclusion import UnsafeCopyError as UnsafeCopyError
+    from workaround.partitioner.rules.exclusion import hand_back_unsafe_nodes as hand_back_unsafe_nodes
 
 # Each public name and the module it lives in. Imported on first use (PEP 562), so that importing
 # the package stays cheap and ``python -m workaround.check`` does not import the module it runs twice.
 _HOMES = {
-    "PRECISION_KEY": "workaround.partitioner.boundary_dim_orders",
-    "CannotHandBackError": "workaround.partitioner.exclusion",
+    "PRECISION_KEY": "workaround.partitioner.hooks.preprocess",
+    "CannotHandBackError": "workaround.partitioner.rules.exclusion",
     "CopySafeOpenvinoPartitioner": "workaround.partitioner.copy_safe_partitioner",
-    "DefaultDimOrderForOpenvino": "workaround.partitioner.legacy_pass",
-    "DimOrderError": "workaround.partitioner.dim_order_off",
+    "DefaultDimOrderForOpenvino": "workaround.partitioner.layouts.legacy_pass",
+    "DimOrderError": "workaround.partitioner.layouts.dim_order_off",
     "Finding": "workaround.checker.program_check",
-    "UnsafeCopyError": "workaround.partitioner.exclusion",
+    "UnsafeCopyError": "workaround.partitioner.rules.exclusion",
     "check_program": "workaround.checker.program_check",
     "copy_safe_openvino": "workaround.partitioner.copy_safe_partitioner",
-    "hand_back_unsafe_nodes": "workaround.partitioner.exclusion",
+    "hand_back_unsafe_nodes": "workaround.partitioner.rules.exclusion",
     "install": "workaround.partitioner.copy_safe_partitioner",
     "is_installed": "workaround.partitioner.copy_safe_partitioner",
     "uninstall": "workaround.partitioner.copy_safe_partitioner",

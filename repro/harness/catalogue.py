@@ -468,9 +468,9 @@ def _timestamps():
 
 
 # The fifth: ops OpenVINO's CPU plugin computes differently from PyTorch
-# (workaround.partitioner.openvino_differences), each at the values where they part. The workaround hands them back
-# to ExecuTorch's kernels (or keeps them undecomposed, reflection_pad2d), so it equals eager exactly: integers bit
-# for bit, NaN where eager has NaN.
+# (workaround.partitioner.rules.openvino_hand_back), each at the values where they part. The workaround hands them
+# back to ExecuTorch's kernels (or keeps them undecomposed, reflection_pad2d), so it equals eager exactly: integers
+# bit for bit, NaN where eager has NaN.
 SEMANTICS_CASES = [
     Case("int64_square", "x * x, int64 [100000, 3] (10**10 needs 34 bits)", lambda x: x * x,
          lambda: (exactly(100000, 3, dtype=torch.int64),), exact_outputs=(0,), stock=wrong(IN_32_BITS)),

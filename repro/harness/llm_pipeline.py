@@ -217,7 +217,7 @@ def reference_calls(case: LlmCase, module: Any) -> tuple[list[list[Any]], list[A
 def exactly_decompressed(module: Any) -> Any:
     """``module`` with each of NNCF's weight decompressors computing ``(q - zero_point) * scale`` in float32 rather
     than in its scale's float16: the exact weight, which is what OpenVINO computes
-    (``workaround.partitioner.openvino_differences``,
+    (``workaround.partitioner.rules.openvino_hand_back``,
     ``decompressed_weight``). A module without compressed weights is returned as it is."""
     from nncf.torch.quantization.layers import BaseWeightsDecompressor
 
@@ -254,7 +254,7 @@ def export(case: LlmCase, lowering: str, folder: Path,
         from executorch.exir.backend.compile_spec_schema import CompileSpec
 
         import workaround
-        from workaround.partitioner.compressed_weights import DYNAMIC_QUANTIZATION
+        from workaround.partitioner.delegate.compressed_weights import DYNAMIC_QUANTIZATION
 
         asked = CompileSpec(DYNAMIC_QUANTIZATION, QUANTIZED_GROUP_SIZE)
         workaround.install(compile_specs=[asked] if lowering == QUANTIZING_ACTIVATIONS else [])

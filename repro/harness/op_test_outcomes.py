@@ -24,7 +24,8 @@ def pytest_configure(config: pytest.Config) -> None:
     materialize_once_per_collection()  # every way alike: the op tests lower about 150 times
     if os.environ.get("PEER_WITH_WORKAROUND") == "1":
         import workaround
-        from workaround.partitioner import copy_safe_partitioner, exclusion
+        from workaround.partitioner import copy_safe_partitioner
+        from workaround.partitioner.rules import exclusion
 
         workaround.install()
         rule = exclusion.hand_back_unsafe_nodes

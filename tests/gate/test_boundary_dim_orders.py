@@ -12,7 +12,7 @@ import pytest
 from tests.helpers import skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
-boundary = pytest.importorskip("workaround.partitioner.boundary_dim_orders")
+boundary = pytest.importorskip("workaround.partitioner.hooks.preprocess")
 
 import openvino as ov  # noqa: E402
 import openvino.opset8 as ops  # noqa: E402

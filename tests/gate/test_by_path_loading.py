@@ -25,7 +25,7 @@ from repro.harness.lowerings import LOWERINGS  # noqa: E402
 from repro.harness.program_runner import ProgramRunner  # noqa: E402
 from workaround import check_program, install, uninstall  # noqa: E402
 from workaround.checker.pte import reader  # noqa: E402
-from workaround.partitioner.inline_blobs import INLINE_BLOBS  # noqa: E402
+from workaround.partitioner.hooks.inline_blobs import INLINE_BLOBS  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 CONSTANT_CASES = [case.name for case in catalogue.CONSTANT_CASES + catalogue.EMPTY_CONSTANT_CASES]

@@ -1,5 +1,5 @@
 """A buffer a partition mutates (an LLM's KV cache) stays inside the OpenVINO delegate as OpenVINO state
-(``workaround.partitioner.delegate_state``): the delegate takes only the user's inputs, and call after call, by
+(``workaround.partitioner.delegate.state``): the delegate takes only the user's inputs, and call after call, by
 path and from bytes, the program computes what eager computes with its buffers, starting again from their
 initial values at each load. A buffer whose mutation is handed back stays in ExecuTorch, as before."""
 
@@ -147,7 +147,7 @@ def two_methods_sharing_buffers(shared):
 
 def test_methods_that_share_a_cache_owned_by_a_delegate_are_refused_in_one_line():
     """Each method's delegate would keep its own copy of the cache the methods are meant to share."""
-    from workaround.partitioner.delegate_state import SharedStateError
+    from workaround.partitioner.delegate.state import SharedStateError
 
     edge, config = two_methods_sharing_buffers(shared=True)
     with pytest.raises(SharedStateError) as refused:

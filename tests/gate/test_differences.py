@@ -14,10 +14,10 @@ from tests.helpers import PROJECT
 from workaround.contract.differences import DIFFERENCES, Owner, Rule, finding_kinds, named
 from workaround.contract.finding_kinds import FindingKind
 from workaround.partitioner import exact_rewrites
-from workaround.partitioner.openvino_differences import NODE_RULES, torch_op
+from workaround.partitioner.rules.openvino_hand_back import NODE_RULES, torch_op
 
 # The rules that need more than one node, by owner: the float16 rule reads the partitions, ExecuTorch's the
-# kernels of the runtime handed back to (``portable_kernel_differences``).
+# kernels of the runtime handed back to (``rules.portable_hand_back``).
 OTHER_RULES = {Owner.OPENVINO: {Rule.FLOAT16_ROUNDING_DROPPED, None},
                Owner.EXECUTORCH: {Rule.INTEGER_RULE_DIFFERS, Rule.DTYPE_RULE_DIFFERS, Rule.KERNEL_DIFFERS}}
 ENTRIES = [pytest.param(difference, id=difference.name) for difference in DIFFERENCES]

@@ -1,8 +1,8 @@
 """Attention over a KV cache computed per group of KV heads inside the delegate
-(``workaround.partitioner.grouped_attention``): the cache neither repeated nor transposed, and the program equal to
-eager call after call, by path and from bytes, for the shapes of attention an LLM export makes and a few it does
-not (no repeat, no mask, a 4-d mask, a boolean mask, a prefill of several tokens, a causal flag, which is left to
-OpenVINO)."""
+(``workaround.partitioner.delegate.grouped_attention``): the cache neither repeated nor transposed, and the program
+equal to eager call after call, by path and from bytes, for the shapes of attention an LLM export makes and a few
+it does not (no repeat, no mask, a 4-d mask, a boolean mask, a prefill of several tokens, a causal flag, which is
+left to OpenVINO)."""
 
 import pytest
 
@@ -15,9 +15,9 @@ import torch.nn.functional as F  # noqa: E402
 
 from repro.harness.lowering import lower  # noqa: E402
 from repro.harness.lowerings import LOWERINGS  # noqa: E402
-from workaround.partitioner import grouped_attention  # noqa: E402
-from workaround.partitioner.copy_ops import aten_op  # noqa: E402
-from workaround.partitioner.grouped_attention import ATTENTION, rewrite  # noqa: E402
+from workaround.partitioner.delegate import grouped_attention  # noqa: E402
+from workaround.partitioner.delegate.grouped_attention import ATTENTION, rewrite  # noqa: E402
+from workaround.partitioner.graph.nodes import aten_op  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 LENGTH, DEPTH, KV_HEADS = 16, 8, 2

@@ -2,8 +2,8 @@
 
 The workaround keeps OpenVINO blobs inline (the only place ExecuTorch 1.5.1 keeps them alive by path), and a
 flatbuffer stops at 2 GiB. Past ``INLINE_BUDGET`` of constants the partitioner leaves the largest in ExecuTorch's
-constant segment, as delegate inputs (``workaround.partitioner.large_constants``); what still would not fit is
-refused before serializing, in one line (``ProgramTooLargeError``). At real size (2.25 GiB, a Llama at 1B's
+constant segment, as delegate inputs (``workaround.partitioner.rules.large_constants``); what still would not fit
+is refused before serializing, in one line (``ProgramTooLargeError``). At real size (2.25 GiB, a Llama at 1B's
 width): ``tox -e large``.
 """
 
@@ -18,7 +18,8 @@ import torch  # noqa: E402
 from repro.harness.lowerings import LOWERINGS  # noqa: E402
 from repro.harness.program_runner import ProgramRunner  # noqa: E402
 from workaround.checker.pte import reader  # noqa: E402
-from workaround.partitioner import inline_blobs, large_constants  # noqa: E402
+from workaround.partitioner.hooks import inline_blobs  # noqa: E402
+from workaround.partitioner.rules import large_constants  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 MIB = 1 << 20

@@ -1,5 +1,5 @@
 """A program the workaround emits always loads: every node it hands back to ExecuTorch has a kernel in the runtime
-the program targets (``workaround.partitioner.runtime_kernels``), or lowering is refused in one line.
+the program targets (``workaround.partitioner.rules.runtime_kernels``), or lowering is refused in one line.
 
 Held here two ways: the kernel names the partitioner predicts are the operators ``to_executorch`` emits, and a
 runtime named without a kernel makes the partitioner refuse. ``tests/upstream/test_guard_tables_load.py`` lowers
@@ -18,8 +18,8 @@ from repro.harness.lowering import lower  # noqa: E402
 from repro.harness.lowerings import NONE  # noqa: E402
 from repro.harness.program_runner import RunStatus  # noqa: E402
 from tests.helpers import ad_hoc_case  # noqa: E402
-from workaround.partitioner.exclusion import CannotHandBackError  # noqa: E402
-from workaround.partitioner.runtime_kernels import installed_operators, kernel_name  # noqa: E402
+from workaround.partitioner.rules.exclusion import CannotHandBackError  # noqa: E402
+from workaround.partitioner.rules.runtime_kernels import installed_operators, kernel_name  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 INT32 = torch.int32

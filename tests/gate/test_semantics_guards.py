@@ -1,6 +1,6 @@
 """The semantics guards on tagged graphs, without compiling or running OpenVINO: each rule of
-``workaround.partitioner.openvino_differences`` hands back exactly the nodes it names, and where a proof lets a
-node stay (``workaround.partitioner.value_ranges``), both sides of the proof are held.
+``workaround.partitioner.rules.openvino_hand_back`` hands back exactly the nodes it names, and where a proof lets a
+node stay (``workaround.partitioner.rules.value_ranges``), both sides of the proof are held.
 
 What the handed-back programs compute is held to eager in the real runtime by the catalogue's semantics
 cases (tests/gate/test_workaround_end_to_end.py); here only membership, by op identity.
@@ -15,8 +15,8 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 from repro.harness.program_contents import op_name  # noqa: E402
-from workaround.partitioner.exclusion import HANDED_BACK_BECAUSE, CannotHandBackError, partition_of  # noqa: E402
-from workaround.partitioner.value_ranges import Interval, ValueRanges  # noqa: E402
+from workaround.partitioner.rules.exclusion import HANDED_BACK_BECAUSE, CannotHandBackError, partition_of  # noqa: E402
+from workaround.partitioner.rules.value_ranges import Interval, ValueRanges  # noqa: E402
 
 INT64, INT32, UINT8 = torch.int64, torch.int32, torch.uint8
 TABLE = torch.arange(30.0).reshape(10, 3)

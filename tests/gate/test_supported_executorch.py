@@ -8,7 +8,7 @@ import pytest
 
 from repro import releases
 from tests.helpers import PROJECT
-from workaround.partitioner import supported_executorch as supported
+from workaround.partitioner.hooks import supported_executorch as supported
 
 
 @pytest.mark.parametrize("found", ["1.4.1", "1.5.0", "1.5.1", "1.5.1+cpu"])

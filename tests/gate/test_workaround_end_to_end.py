@@ -53,7 +53,7 @@ from tests.workaround_expectations import (  # noqa: E402
     keeps_openvinos_values,
 )
 from workaround import check_program, copy_safe_openvino, install, is_installed, uninstall  # noqa: E402
-from workaround.partitioner.runtime_kernels import installed_operators  # noqa: E402
+from workaround.partitioner.rules.runtime_kernels import installed_operators  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 # The policy's matmuls: at f32 (the gate, repro/harness/precision.py) and at bf16, where OpenVINO's CPU plugin
@@ -103,8 +103,8 @@ def test_two_dimensional_reflection_padding_stays_whole_in_the_delegate(lowered_
                                                     ("cache_written_at_position", "_local_scalar_dense.default")])
 def test_sizes_and_positions_read_from_dynamic_inputs_stay_in_the_delegate(lowered_case, case, read_inside):
     """``x.shape[0]`` of a dynamic batch, and a KV cache's position read with ``.item()``, are computed inside the
-    delegate (``workaround.partitioner.symbolic_sizes``), not handed in as a SymInt that lowering cannot take: the
-    whole model
+    delegate (``workaround.partitioner.rules.symbolic_sizes``), not handed in as a SymInt that lowering cannot
+    take: the whole model
     stays delegated, its output static."""
     record = lowered_case(case, WORKAROUND)
     assert (record["delegates"], record["ops_outside"]) == (1, []), record["ops_outside"]
@@ -195,8 +195,8 @@ AS_THE_LLM_PIPELINE = EdgeCompileConfig(_check_ir_validity=False, _skip_dim_orde
 def test_a_compressed_weight_stays_compressed_in_the_delegate(compressed_program, runners, bits, load):
     """The float16 decompression of an 8- or 4-bit weight stays in OpenVINO, which decompresses it exactly
     (float32) where PyTorch rounds the product to float16, its activations not quantized
-    (``workaround.partitioner.compressed_weights``): held to the exact decompression, and the test knows eager
-    differs from it (docs/design.md, "Compressed weights"). float16 activations are still handed back (the
+    (``workaround.partitioner.delegate.compressed_weights``): held to the exact decompression, and the test knows
+    eager differs from it (docs/design.md, "Compressed weights"). float16 activations are still handed back (the
     catalogue's float16
     cases)."""
     path, inside, outside = compressed_program(bits)
@@ -242,8 +242,8 @@ def imported_group_size(made_by):
 def test_the_importer_quantizes_a_compressed_partitions_activations_only_when_asked(made_by, group_size):
     """The group size the blob carries is the one the importing runtime uses (a compile option alone is dropped at
     import): 0 by default, exact; OpenVINO's own where the compile specs name it, for its int8 speed
-    (``workaround.partitioner.compressed_weights``). Read back from the blob as OpenVINO imports it, the same on
-    every CPU
+    (``workaround.partitioner.delegate.compressed_weights``). Read back from the blob as OpenVINO imports it, the
+    same on every CPU
     class (what the importer then computes with it differs by class: AVX2 has no int8 path)."""
     assert imported_group_size(made_by) == group_size
 

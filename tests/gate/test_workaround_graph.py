@@ -17,8 +17,9 @@ from repro.harness import catalogue  # noqa: E402
 from repro.harness.program_contents import op_name  # noqa: E402
 from tests.graph_models import copy_used_inside_and_outside, partitions_around_an_unsupported_op  # noqa: E402
 from workaround import UnsafeCopyError  # noqa: E402
-from workaround.partitioner.copy_ops import PASS_THROUGH_COPY_OPS, aten_op  # noqa: E402
-from workaround.partitioner.exclusion import TAG, copies_to_hand_back, depends_on_itself, partition_of  # noqa: E402
+from workaround.partitioner.graph.nodes import aten_op  # noqa: E402
+from workaround.partitioner.rules.copy_ops import PASS_THROUGH_COPY_OPS  # noqa: E402
+from workaround.partitioner.rules.exclusion import TAG, copies_to_hand_back, depends_on_itself, partition_of  # noqa: E402
 
 CLONE, ALIAS = "dim_order_ops._clone_dim_order.default", "aten.alias_copy.default"
 SIN, ADD, SUM = "aten.sin.default", "aten.add.Tensor", "aten.sum.dim_IntList"
@@ -62,7 +63,7 @@ EXPECTED = {
     "intermediate_clone_returned": {"outside": [CLONE], "partitions": [[SIN]]},
     "float16_clone": {"outside": [CLONE], "partitions": [[SIN]]},
     # x is an int64 input of unknown range: OpenVINO would compute it in 32 bits
-    # (workaround.partitioner.openvino_differences).
+    # (workaround.partitioner.rules.openvino_hand_back).
     "int64_clone": {"outside": sorted([ADD, CLONE, CLONE]), "partitions": []},
     "bool_clone": {"outside": [CLONE], "partitions": [sorted([CLONE, "aten.logical_not.default"])]},
     "input_read_after_delegate": {"outside": sorted(["aten.atan2.default", CLONE]),
@@ -260,7 +261,7 @@ def test_attention_is_kept_for_speed_only_where_every_node_of_it_is_delegated(fu
     failed at run time (0x1, 0x10; the LLM tier). Llama's mask is boolean until it is decomposed: judged as a
     float one, the real-width Llama's attention was left decomposed."""
     from workaround import CopySafeOpenvinoPartitioner
-    from workaround.partitioner.grouped_attention import ATTENTION
+    from workaround.partitioner.delegate.grouped_attention import ATTENTION
 
     inputs = tuple(torch.randn(1, 4, 6, 8) for _ in range(3))
     shapes = (tuple({2: torch.export.Dim("length", min=2, max=16)} for _ in inputs),) if dynamic else None

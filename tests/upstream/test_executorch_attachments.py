@@ -119,7 +119,7 @@ def test_portable_kernels_reproducer_shows_each_missing_kernel_and_each_kernel_c
     """repro/attachments/executorch_portable_kernels.py, the reproducer of the ExecuTorch portable-kernels report,
     run as a maintainer runs it; the report pastes it and this very output. An ExecuTorch release that adds a
     kernel or fixes one changes a line here: retire the partitioner's refusal for it
-    (workaround/partitioner/portable_kernel_differences.py, or the runtime's registry does it by itself) and the
+    (workaround/partitioner/rules/portable_hand_back.py, or the runtime's registry does it by itself) and the
     report's line."""
     from repro.reports import executorch_portable_kernels as report_module
 
@@ -164,8 +164,8 @@ def test_llm_pipeline_reproducer_fails_uncompressed_and_dynamic_and_exports_the_
     """repro/attachments/executorch_llm_pipeline.py, the reproducer of the ExecuTorch LLM-pipeline report, run as a
     maintainer runs it (three ``export_llm`` processes); the report pastes it and this very output. A release that
     fixes either failure changes its line to "exported": retire the report, and the workaround's side of it
-    (``workaround/partitioner/llm_pipeline.py``'s empty-quantizer marker, or
-    ``workaround/partitioner/symbolic_sizes.py``). It leaves
+    (``workaround/partitioner/hooks/llm_pipeline.py``'s empty-quantizer marker, or
+    ``workaround/partitioner/rules/symbolic_sizes.py``). It leaves
     nothing where it runs (Hydra writes an outputs/ folder into the working directory)."""
     from repro.reports import executorch_llm_pipeline as report_module
 

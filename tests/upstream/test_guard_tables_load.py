@@ -19,9 +19,9 @@ from repro.harness import conformance  # noqa: E402
 from repro.harness.lowering import lower  # noqa: E402
 from repro.harness.lowerings import WORKAROUND, WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
 from repro.harness.program_runner import ProgramRunner, RunStatus  # noqa: E402
-from workaround.partitioner import openvino_differences  # noqa: E402
 from workaround.partitioner.copy_safe_partitioner import openvino_supports  # noqa: E402
-from workaround.partitioner.exclusion import CannotHandBackError  # noqa: E402
+from workaround.partitioner.rules import openvino_hand_back  # noqa: E402
+from workaround.partitioner.rules.exclusion import CannotHandBackError  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 aten = torch.ops.aten
@@ -46,7 +46,7 @@ NEVER_PARTITIONED = {aten.max_pool2d.default, aten.max_pool3d.default}
 
 def guard_table_ops():
     """(ATen op, special values) for every op a guard table names, in each mode in which it is handed back."""
-    differences = openvino_differences
+    differences = openvino_hand_back
     integer_tables = {*differences.DIVIDING, *differences.REMAINDER_OPS, *differences.INTEGERS_THROUGH_FLOAT32,
                       *differences.POWERS, *differences.AVERAGE_POOLS}
     pairs = {(op, "openvino") for op in integer_tables} | {(op, "torch") for op in differences.IEEE_DIFFERENCES}

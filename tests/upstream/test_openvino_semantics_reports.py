@@ -41,7 +41,7 @@ PYTORCH = {
     "f16 round trip folded": lambda: torch.tensor([3.1415927, 70000.0]).half().float(),
 }
 RETIRE = ("OpenVINO {release} changed what {name} prints: re-run the matrix (python repro/matrix.py --reports), "
-          "and if a case is fixed, retire its guard in workaround/partitioner/openvino_differences.py and its "
+          "and if a case is fixed, retire its guard in workaround/partitioner/rules/openvino_hand_back.py and its "
           "line in the report")
 
 

@@ -68,8 +68,8 @@ def test_an_executorch_outside_the_range_stops_the_import_with_one_line(tmp_path
                      env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(PROJECT)])}, timeout=300)
     assert result.returncode == 1
     assert result.stderr.strip().splitlines()[-1] == (
-        "workaround.partitioner.supported_executorch.UnsupportedExecutorch: the workaround supports executorch "
-        "1.4.1 to 1.5.1 (the releases its gate runs green); this environment has executorch 1.3.1")
+        "workaround.partitioner.hooks.supported_executorch.UnsupportedExecutorch: the workaround supports "
+        "executorch 1.4.1 to 1.5.1 (the releases its gate runs green); this environment has executorch 1.3.1")
 
 
 def test_the_partitioner_imports_from_anywhere(target, tmp_path):

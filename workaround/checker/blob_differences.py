@@ -1,6 +1,6 @@
 """What a shipped program's OpenVINO delegates compute differently from PyTorch, as far as the program shows it.
 
-The partitioner's guards (``workaround.partitioner.openvino_differences``) work on the torch graph; a shipped
+The partitioner's guards (``workaround.partitioner.rules.openvino_hand_back``) work on the torch graph; a shipped
 ``.pte`` has only its boundary tensors' dtypes and, for each delegate, the compiled model's runtime graph: layer
 types and precisions, no constants, no attributes (the model inside a CPU blob is encoded). So the checker sees:
 

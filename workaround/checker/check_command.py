@@ -127,7 +127,7 @@ def operator_names(value: str) -> frozenset[str]:
     comments and blank lines skipped), each of the form a program calls them by."""
     if value == "installed":
         try:
-            from workaround.partitioner.runtime_kernels import installed_operators
+            from workaround.partitioner.rules.runtime_kernels import installed_operators
         except ImportError as error:
             raise ArgumentTypeError(f"no ExecuTorch runtime is installed here ({error}): name a file") from None
         return installed_operators()

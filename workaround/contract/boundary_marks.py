@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 INPUT_MARK, OUTPUT_MARK = "executorch_input_dim_order:", "executorch_output_dim_order:"
 # On an int64 boundary tensor (its argument position: inputs, then outputs) whose values the workaround proved
-# within int32 (workaround.partitioner.value_ranges), which OpenVINO's CPU plugin computes int64 in.
+# within int32 (workaround.partitioner.rules.value_ranges), which OpenVINO's CPU plugin computes int64 in.
 INT64_WITHIN_INT32_MARK = "executorch_int64_within_int32:"
 
 

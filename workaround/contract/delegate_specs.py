@@ -6,8 +6,8 @@ Why compile specs: they travel with each delegate into the ``.pte`` (``BackendDe
 
 - ``SPECIAL_VALUES_KEY`` = ``"torch"``: the partition promises PyTorch's NaN and infinities, so its preprocess
   applies the exact rewrites (``workaround.partitioner.exact_rewrites``);
-- ``GUARDED_KEY``: the semantics guards made the partition (``workaround.partitioner.openvino_differences``): what
-  OpenVINO computes differently from PyTorch was handed back, or proven out of reach (an int8 add of a clamped
+- ``GUARDED_KEY``: the semantics guards made the partition (``workaround.partitioner.rules.openvino_hand_back``):
+  what OpenVINO computes differently from PyTorch was handed back, or proven out of reach (an int8 add of a clamped
   value, a remainder of integers within 2**24). The checker reports no semantics class for such a delegate: its
   runtime graph cannot show the proof, only that an op of the class is there.
 """

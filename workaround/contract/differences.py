@@ -3,7 +3,7 @@ each, the one place it is kept.
 
 An entry names the ops (as torch prints them: ``aten.relu.default``; none where a dtype decides, whatever the op),
 what differs, where it was measured, the partitioner's rule that hands such a node back (a predicate of
-``workaround.partitioner.openvino_differences`` or ``portable_kernel_differences``) or the exact rewrite that
+``workaround.partitioner.rules.openvino_hand_back`` or ``portable_hand_back``) or the exact rewrite that
 keeps it delegated, the checker's finding for it in a shipped blob or why a blob cannot show it, and the catalogue
 cases that hold it. Built from it: the partitioner's op tables, reasons and rule order, the checker's semantic
 finding kinds and the list of what it cannot see (``openvino-pte-check --help``), and README.md's table of them
@@ -25,9 +25,9 @@ class Owner(StrEnum):
 
 
 class Rule(StrEnum):
-    """The partitioner's rules that hand a node back, by name: a predicate of ``workaround.partitioner.
-    openvino_differences.NODE_RULES``, or one that reads more than a node (float16's reads the partitions,
-    ExecuTorch's kernels' the runtime)."""
+    """The partitioner's rules that hand a node back, by name: a predicate of
+    ``workaround.partitioner.rules.openvino_hand_back.NODE_RULES``, or one that reads more than a node (float16's
+    reads the partitions, ExecuTorch's kernels' the runtime)."""
 
     DIVIDES_DIFFERENTLY = "divides_differently"
     DTYPE_RULE_DIFFERS = "dtype_rule_differs"

@@ -3,20 +3,20 @@
 Use ``CopySafeOpenvinoPartitioner(compile_spec)`` wherever an export script builds
 ``OpenvinoPartitioner(compile_spec)``: same constructor, same delegation spec, same
 op support; only copies whose result leaves their partition are handed back to
-ExecuTorch (see ``workaround.partitioner.exclusion`` for the rule and why it is safe).
+ExecuTorch (see ``workaround.partitioner.rules.exclusion`` for the rule and why it is safe).
 
 Two fixes need hooks outside the partitioner, which may only tag nodes; constructing it installs
 both for the process (until ``uninstall()``):
 
 - each OpenVINO partition is compiled to read and write its boundary tensors in their own dim
-  order, so channels-last frames and results are correct (``workaround.partitioner.boundary_dim_orders``,
+  order, so channels-last frames and results are correct (``workaround.partitioner.hooks.preprocess``,
   replacing ``OpenvinoBackend.preprocess``; partitions whose boundaries are all in the default
   dim order, and partitions the stock rule made, are compiled by the stock preprocess, untouched);
 - the delegates it makes keep their OpenVINO blobs inline in the program, so the program is
-  safe to load by path on OpenVINO 2026.4 (``workaround.partitioner.inline_blobs``, hooking
+  safe to load by path on OpenVINO 2026.4 (``workaround.partitioner.hooks.inline_blobs``, hooking
   ``to_executorch``, which acts only on programs whose OpenVINO delegates this rule made); past 1 GiB of
   constants the largest stay in ExecuTorch's constant segment and reach the delegate as inputs, so a program
-  of any size stays under the flatbuffer's 2 GiB (``workaround.partitioner.large_constants``).
+  of any size stays under the flatbuffer's 2 GiB (``workaround.partitioner.rules.large_constants``).
 
 For scripts you cannot edit, ``install()`` (undone by ``uninstall()``) or the
 ``copy_safe_openvino()`` context manager make every ``OpenvinoPartitioner`` apply
@@ -34,30 +34,30 @@ from torch.export import ExportedProgram
 
 from workaround.contract.delegate_specs import GUARDED_BY, GUARDED_KEY, SPECIAL_VALUES_KEY, SpecialValues
 from workaround.contract.provenance import mark_partitioned_nodes
-from workaround.partitioner.ambiguous_layouts import declare_ambiguous_layouts_default
-from workaround.partitioner.boundary_dim_orders import BOUNDARY_DIM_ORDERS
-from workaround.partitioner.delegate_limits import may_cross_a_boundary_it_cannot
-from workaround.partitioner.delegate_state import own_mutated_buffers
-from workaround.partitioner.exclusion import TAG, hand_back_unsafe_nodes
-from workaround.partitioner.grouped_attention import ATTENTION, computes_in_float
-from workaround.partitioner.inline_blobs import INLINE_BLOBS
-from workaround.partitioner.large_constants import keep_large_constants_out_of_blobs
-from workaround.partitioner.llm_pipeline import patches as llm_pipeline_patches
-from workaround.partitioner.method_patch import MethodPatch
-from workaround.partitioner.openvino_differences import EXACT_WHEN_KEPT, never_handed_back_for_its_dtype
-from workaround.partitioner.runtime_kernels import ExecutorchRuntime
-from workaround.partitioner.symbolic_sizes import sizes_read_in_the_delegate
+from workaround.partitioner.delegate.grouped_attention import ATTENTION, computes_in_float
+from workaround.partitioner.delegate.state import own_mutated_buffers
+from workaround.partitioner.hooks.inline_blobs import INLINE_BLOBS
+from workaround.partitioner.hooks.llm_pipeline import patches as llm_pipeline_patches
+from workaround.partitioner.hooks.method_patch import MethodPatch
+from workaround.partitioner.hooks.preprocess import BOUNDARY_DIM_ORDERS
+from workaround.partitioner.layouts.ambiguous_layouts import declare_ambiguous_layouts_default
+from workaround.partitioner.rules.delegate_limits import may_cross_a_boundary_it_cannot
+from workaround.partitioner.rules.exclusion import TAG, hand_back_unsafe_nodes
+from workaround.partitioner.rules.large_constants import keep_large_constants_out_of_blobs
+from workaround.partitioner.rules.openvino_hand_back import EXACT_WHEN_KEPT, never_handed_back_for_its_dtype
+from workaround.partitioner.rules.runtime_kernels import ExecutorchRuntime
+from workaround.partitioner.rules.symbolic_sizes import sizes_read_in_the_delegate
 
 # Kept undecomposed for speed, each with the ops its nodes are when the partitioner is asked (before ExecuTorch's
 # decompositions): PyTorch's CPU attention, which the preprocess computes per group of KV heads, the caches read
-# where they are (workaround.partitioner.grouped_attention).
+# where they are (workaround.partitioner.delegate.grouped_attention).
 FUSED_WHEN_KEPT = {ATTENTION: (torch.ops.aten.scaled_dot_product_attention.default, ATTENTION)}
 
 
 def _ops_to_keep_for_the_delegate(stock: OpenvinoPartitioner, exported_program: ExportedProgram
                                   ) -> tuple[list[torch._ops.OpOverload], Callable[[torch.fx.Node], bool] | None]:
     """The stock list of ops kept undecomposed (stack, upsampling, ...) and those OpenVINO computes exactly
-    only undecomposed (``workaround.partitioner.openvino_differences.EXACT_WHEN_KEPT``), and attention where it
+    only undecomposed (``workaround.partitioner.rules.openvino_hand_back.EXACT_WHEN_KEPT``), and attention where it
     can be computed faster (``FUSED_WHEN_KEPT``), each only if OpenVINO's
     support list has it (stock keeps ``pixel_shuffle``, which it then cannot delegate, so lowering fails); minus
     the nodes that may be handed back: those must be decomposed into ops ExecuTorch's kernels can run.
@@ -95,8 +95,9 @@ def openvino_supports(op: torch._ops.OpOverload) -> bool:
 def _partition_by_the_rules(stock: OpenvinoPartitioner, exported_program: ExportedProgram,
                             special_values: SpecialValues = SpecialValues.OPENVINO,
                             runtime: ExecutorchRuntime | None = None) -> PartitionResult:
-    """The stock partitioning, then every rule of ``workaround.partitioner.exclusion`` (copies, the delegate's
-    limits, what OpenVINO computes differently, the runtime's kernels), and the compile specs the checker reads."""
+    """The stock partitioning, then every rule of ``workaround.partitioner.rules.exclusion`` (copies, the
+    delegate's limits, what OpenVINO computes differently, the runtime's kernels), and the compile specs the
+    checker reads."""
     # The stock method, kept before any install(), so both routes run the stock rule exactly once.
     declare_ambiguous_layouts_default(exported_program)
     with sizes_read_in_the_delegate(stock, exported_program):
@@ -126,8 +127,8 @@ class CopySafeOpenvinoPartitioner(Partitioner):  # type: ignore[misc]  # ExecuTo
 
     ``special_values="torch"`` also hands back the ops OpenVINO treats NaN, +-inf and -0.0 differently in
     (``relu``, ``softmax``, ``max_pool``, ``exp``, comparisons, ...:
-    ``workaround.partitioner.openvino_differences``), at the cost of most of a model's delegation; ``"openvino"``
-    (the default) leaves them to OpenVINO.
+    ``workaround.partitioner.rules.openvino_hand_back``), at the cost of most of a model's delegation;
+    ``"openvino"`` (the default) leaves them to OpenVINO.
 
     ``runtime_operators``: the operators the ExecuTorch runtime that will run the program registers
     (``aten::sort.values``, ...: its ``_get_operator_names()``), when that is not the installed one. A node is
@@ -168,7 +169,7 @@ DELEGATE_PATCHES = (BOUNDARY_DIM_ORDERS, INLINE_BLOBS)
 
 def installed_patches() -> tuple[MethodPatch, ...]:
     """What ``install()`` applies: the partitioner's rules, the delegate's hooks, and ExecuTorch's LLM pipeline
-    let through without weight compression (``workaround.partitioner.llm_pipeline``)."""
+    let through without weight compression (``workaround.partitioner.hooks.llm_pipeline``)."""
     return (*PARTITIONER_PATCHES, *DELEGATE_PATCHES, *llm_pipeline_patches())
 
 
@@ -183,7 +184,8 @@ def install(*, compile_specs: Sequence[CompileSpec] = ()) -> None:
 
     ``compile_specs`` reach every partition, for scripts that build their partitioner where the caller cannot
     add any: ExecuTorch's LLM pipeline has no option for OpenVINO's ``DYNAMIC_QUANTIZATION_GROUP_SIZE``, which
-    trades compressed weights' exactness for int8 speed (``workaround.partitioner.compressed_weights``)."""
+    trades compressed weights' exactness for int8 speed
+    (``workaround.partitioner.delegate.compressed_weights``)."""
     _INSTALLED_COMPILE_SPECS[:] = compile_specs
     for patch in installed_patches():
         patch.apply()

@@ -1,13 +1,14 @@
 """Exact rewrites that keep a node in OpenVINO where handing it back would lose it: one pass a module.
 
-Why: the semantics guards (``workaround.partitioner.openvino_differences``) hand back to ExecuTorch what OpenVINO's
-CPU plugin computes differently from PyTorch. Where OpenVINO has ops that compute PyTorch's value exactly, the node
-can stay in the delegate instead, the way XNNPACK's ``_passes`` keep graphs delegable: nothing leaves the partition
-(so it is not split), and ExecuTorch needs no kernel for it (its runtime lacks ``max_pool3d_with_indices``, and its
-``max_pool2d`` and ``sign`` drop NaN themselves, ``workaround.partitioner.portable_kernel_differences``).
+Why: the semantics guards (``workaround.partitioner.rules.openvino_hand_back``) hand back to ExecuTorch what
+OpenVINO's CPU plugin computes differently from PyTorch. Where OpenVINO has ops that compute PyTorch's value
+exactly, the node can stay in the delegate instead, the way XNNPACK's ``_passes`` keep graphs delegable: nothing
+leaves the partition (so it is not split), and ExecuTorch needs no kernel for it (its runtime lacks
+``max_pool3d_with_indices``, and its ``max_pool2d`` and ``sign`` drop NaN themselves,
+``workaround.partitioner.rules.portable_hand_back``).
 
 Each pass rewrites an ``ov.Model`` in place, after the PyTorch frontend converted the partition and before it is
-compiled (``workaround.partitioner.boundary_dim_orders.preprocess``), and says which ATen ops it makes exact, so
+compiled (``workaround.partitioner.hooks.preprocess.preprocess``), and says which ATen ops it makes exact, so
 that the partitioner keeps those (``KEPT_EXACT``). The passes for NaN and infinities run only where the partition
 was made with ``special_values="torch"`` (its delegation spec says so: ``workaround.contract.delegate_specs``):
 elsewhere OpenVINO's special values are what the user chose, and the rewrites' extra ops would cost for nothing.

@@ -6,7 +6,7 @@ with a second MaxPool of the same window over a code of each element (2 NaN, 1 f
 whose code is 2 holds a NaN, one whose code is 0 holds only -inf; elsewhere the MaxPool's own value, exact.
 PyTorch's padding never makes a window of padding only, so OpenVINO's padding (never the maximum) changes no
 code. The indices output is left as it is: the partitioner keeps a max pool in the delegate only if its indices
-are unused (``workaround.partitioner.openvino_differences``).
+are unused (``workaround.partitioner.rules.openvino_hand_back``).
 """
 
 import torch

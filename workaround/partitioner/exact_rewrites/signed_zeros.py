@@ -13,8 +13,8 @@
   be dropped again, and is then right).
 
 ``log1p`` cannot be rewritten here: OpenVINO's frontend makes it ``Log(Add(x, 1))``, which a model's own ``log(1 +
-x)`` also makes, and there PyTorch's +0.0 is right; ``workaround.partitioner.openvino_differences`` hands ``log1p``
-back.
+x)`` also makes, and there PyTorch's +0.0 is right; ``workaround.partitioner.rules.openvino_hand_back`` hands
+``log1p`` back.
 """
 
 import numpy as np

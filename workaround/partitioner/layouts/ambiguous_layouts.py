@@ -8,8 +8,8 @@ serializer derives (0, 2, 1, 3) from the same strides (``workaround.contract.lay
 import torch
 from torch.export import ExportedProgram
 
-from workaround.partitioner.copy_ops import aten_op
-from workaround.partitioner.dim_order import is_ambiguous
+from workaround.partitioner.graph.nodes import aten_op
+from workaround.partitioner.layouts.dim_order import is_ambiguous
 
 # Ops whose ``dim_order`` argument ExecuTorch's kernels check against their output's dim order.
 DIM_ORDER_OPS = {torch.ops.dim_order_ops._clone_dim_order.default,

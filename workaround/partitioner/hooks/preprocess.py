@@ -14,8 +14,8 @@ reinterpreted in memory order, then the logical tensor restored), each such outp
 Reshape(ShapeOf)`` (the bytes written in the order ExecuTorch expects). The targets come from ``ShapeOf``, so
 dynamic dimensions work. A partition whose boundary is all in the default dim order, that asks for no inference
 precision, has no int64 boundary tensor and holds no compressed weight and no dynamic quantization asked for
-(``workaround.partitioner.compressed_weights``: the group size is pinned in the blob, 0 by default), goes to the
-stock preprocess untouched (unless it was made with ``special_values="torch"``:
+(``workaround.partitioner.delegate.compressed_weights``: the group size is pinned in the blob, 0 by default), goes
+to the stock preprocess untouched (unless it was made with ``special_values="torch"``:
 ``workaround.partitioner.exact_rewrites`` rewrites some of its ops exactly), and so does every partition the
 copy-safe rule did not make (``workaround.contract.provenance``). An int64 boundary tensor is named
 ``executorch_int64_within_int32:<position>``: the partitioner proved its values fit int32, the precision OpenVINO
@@ -44,17 +44,19 @@ from workaround.contract.boundary_marks import INPUT_MARK, OUTPUT_MARK, int64_ma
 from workaround.contract.delegate_specs import SPECIAL_VALUES_KEY, SpecialValues
 from workaround.contract.openvino_types import OpenvinoModel, OpenvinoNode
 from workaround.contract.provenance import made_by_workaround
-from workaround.partitioner import delegate_state, exact_rewrites, grouped_attention
-from workaround.partitioner.compressed_weights import (
+from workaround.partitioner import exact_rewrites
+from workaround.partitioner.delegate import grouped_attention
+from workaround.partitioner.delegate import state as delegate_state
+from workaround.partitioner.delegate.compressed_weights import (
     DYNAMIC_QUANTIZATION,
     UNQUANTIZED,
     holds_compressed_weights,
     pin_dynamic_quantization,
 )
-from workaround.partitioner.copy_ops import aten_op
-from workaround.partitioner.dim_order import dim_order, is_default
 from workaround.partitioner.exact_rewrites import constant_abs
-from workaround.partitioner.method_patch import MethodPatch
+from workaround.partitioner.graph.nodes import aten_op
+from workaround.partitioner.hooks.method_patch import MethodPatch
+from workaround.partitioner.layouts.dim_order import dim_order, is_default
 
 DimOrder = Sequence[int] | None
 
@@ -68,7 +70,7 @@ TORCH_TO_OPENVINO_TYPES = {torch.float32: "f32", torch.float64: "f64", torch.flo
 
 def boundary_values(edge_program: ExportedProgram) -> tuple[list[object], list[object]]:
     """(the example value of each user input, of each output that crosses the boundary) of a partition; None for
-    non-nodes. A buffer's new value does not cross it: the delegate keeps it (``delegate_state``)."""
+    non-nodes. A buffer's new value does not cross it: the delegate keeps it (``delegate.state``)."""
     user_inputs = set(edge_program.graph_signature.user_inputs)
     inputs = [node.meta.get("val") for node in edge_program.graph.nodes
               if node.op == "placeholder" and node.name in user_inputs]
@@ -119,8 +121,8 @@ def is_int64(value: object) -> bool:
 def mark_int64_boundaries(model: OpenvinoModel, examples: Sequence[object],
                           output_values: Sequence[object]) -> None:
     """Name every int64 boundary tensor as proven within int32: the partitioner handed back every node whose
-    int64 values it could not prove so (``workaround.partitioner.openvino_differences``), and the checker reads the
-    names back."""
+    int64 values it could not prove so (``workaround.partitioner.rules.openvino_hand_back``), and the checker reads
+    the names back."""
     ports = [*model.inputs, *model.outputs]
     values = [*examples, *output_values]
     for position, (port, value) in enumerate(zip(ports, values, strict=True)):
@@ -162,7 +164,8 @@ def convert(graph_module: torch.fx.GraphModule, example_inputs: Sequence[Any]) -
 
 
 def has_attention(graph: torch.fx.Graph) -> bool:
-    """Whether the partition holds an attention kept whole (``workaround.partitioner.grouped_attention``)."""
+    """Whether the partition holds an attention kept whole
+    (``workaround.partitioner.delegate.grouped_attention``)."""
     return any(node.op == "call_function" and aten_op(node) is grouped_attention.ATTENTION for node in graph.nodes)
 
 

@@ -2,9 +2,9 @@
 
 ExecuTorch's OpenVINO runtime wraps each boundary buffer with its sizes only, so OpenVINO reads and
 writes every delegate input and output as if it were contiguous; the workaround compiles each partition
-to honour its boundary tensors' dim orders (``workaround.partitioner.boundary_dim_orders``), and needs them read
+to honour its boundary tensors' dim orders (``workaround.partitioner.hooks.preprocess``), and needs them read
 first. A layout whose strides differ from the contiguous ones only at size-1 dims is read as the default
-(the same bytes either way: ``workaround.partitioner.ambiguous_layouts``).
+(the same bytes either way: ``workaround.partitioner.layouts.ambiguous_layouts``).
 """
 
 from collections.abc import Sequence

@@ -7,7 +7,8 @@ Parameter and the ExecuTorch program returns stale memory (docs/design.md, the o
 """
 
 import torch
-from executorch.exir.dialects.edge._ops import EdgeOpOverload  # also registers torch.ops.dim_order_ops
+
+from workaround.partitioner.graph.nodes import aten_op
 
 PASS_THROUGH_COPY_OPS = {
     # Frontend maps it to skip_node. Reaches the partitioner as itself with dim order off
@@ -30,10 +31,6 @@ PASS_THROUGH_COPY_OPS = {
 # clone's memory formats that keep the input's layout; any other one changes the layout.
 LAYOUT_PRESERVING_FORMATS = (None, torch.preserve_format, torch.contiguous_format)
 
-
-def aten_op(node: torch.fx.Node) -> object:
-    """The ATen overload of a call_function node, seen through the edge dialect's wrapper."""
-    return node.target._op if isinstance(node.target, EdgeOpOverload) else node.target
 
 
 def is_pass_through_copy(node: torch.fx.Node) -> bool:

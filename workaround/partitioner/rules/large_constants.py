@@ -1,9 +1,9 @@
 """Keep a program's OpenVINO blobs small enough to stay inline: the largest constants stay in ExecuTorch.
 
 Why: the workaround keeps every OpenVINO blob inside the program's flatbuffer
-(``workaround.partitioner.inline_blobs``), the only place ExecuTorch 1.5.1's runtime keeps a delegate's data alive
-after ``init`` when a program is loaded by path. A flatbuffer stops at 2 GiB, and a blob holds every constant its
-partition was given: a 1B-parameter LLM in float32 is about 5 GB. A constant left untagged instead stays in the
+(``workaround.partitioner.hooks.inline_blobs``), the only place ExecuTorch 1.5.1's runtime keeps a delegate's data
+alive after ``init`` when a program is loaded by path. A flatbuffer stops at 2 GiB, and a blob holds every constant
+its partition was given: a 1B-parameter LLM in float32 is about 5 GB. A constant left untagged instead stays in the
 program's constant segment, which the runtime keeps mapped for the program's life (no size limit: segments are
 placed by 64-bit offsets), and reaches the delegate as an input at each ``execute``, wrapped without a copy
 (``ov_tensor_create_from_host_ptr``). Nothing of it is in the blob, so nothing can be freed under OpenVINO.
@@ -30,8 +30,8 @@ from collections.abc import Iterable
 import torch
 from torch.export import ExportedProgram
 
-from workaround.partitioner.copy_ops import aten_op
-from workaround.partitioner.exclusion import TAG
+from workaround.partitioner.graph.nodes import aten_op
+from workaround.partitioner.rules.exclusion import TAG
 
 INLINE_BUDGET = 1 << 30  # bytes of constants a method's OpenVINO blobs may hold; the flatbuffer's cap is 2 GiB
 KEPT_WHEN_LIFTING = 256 << 20  # what stays in the blobs once some constants must leave

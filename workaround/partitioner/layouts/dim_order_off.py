@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 import torch
 
-from workaround.partitioner.copy_ops import aten_op
-from workaround.partitioner.dim_order import is_default, node_dim_order
+from workaround.partitioner.graph.nodes import aten_op
+from workaround.partitioner.layouts.dim_order import is_default, node_dim_order
 
 
 class DimOrderError(ValueError):

@@ -3,12 +3,12 @@
 The workaround changes methods outside the partitioner (``OpenvinoPartitioner.partition``
 for ``install()``, ``OpenvinoBackend.preprocess`` and ``EdgeProgramManager.to_executorch``); each is
 a ``MethodPatch``, so installing, restoring and "was it already on?" are written once, and so is the
-check that the installed ExecuTorch has what is replaced (``workaround.partitioner.supported_executorch``).
+check that the installed ExecuTorch has what is replaced (``workaround.partitioner.hooks.supported_executorch``).
 """
 
 from typing import Any
 
-from workaround.partitioner.supported_executorch import entry_point
+from workaround.partitioner.hooks.supported_executorch import entry_point
 
 
 class MethodPatch:

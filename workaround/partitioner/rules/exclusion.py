@@ -5,7 +5,7 @@ Use this on an ExportedProgram that a partitioner has already tagged
 
 Three rules, applied until none finds anything:
 
-- **Copies of a partition input.** A pass-through copy (``workaround.partitioner.copy_ops``) whose result
+- **Copies of a partition input.** A pass-through copy (``workaround.partitioner.rules.copy_ops``) whose result
   leaves its partition and whose value is a partition input (directly or through other copies)
   compiles to a Result fed by a Parameter, which the CPU plugin never writes. Such a copy is
   handed back; ExecuTorch's own kernel makes it, and the partition returns nothing or a real
@@ -13,18 +13,18 @@ Three rules, applied until none finds anything:
   also leaves the partition another way (directly, or through a second copy): OpenVINO's
   PyTorch frontend cannot convert two outputs of one tensor ("Tensor name is not a number"),
   so then every such copy goes. Copies used only inside their partition stay: OpenVINO drops them.
-- **What OpenVINO computes differently from PyTorch** (``workaround.partitioner.openvino_differences``): float64,
-  int64 beyond int32, uint8 / int8 wrap-around, integer and trunc division, remainders, integers through float32,
-  float16 rounding, some average pools; each such node is handed back, with its reason in ``node.meta``.
-- **What the delegate cannot run** (``workaround.partitioner.delegate_limits``): a node whose result would
+- **What OpenVINO computes differently from PyTorch** (``workaround.partitioner.rules.openvino_hand_back``):
+  float64, int64 beyond int32, uint8 / int8 wrap-around, integer and trunc division, remainders, integers through
+  float32, float16 rounding, some average pools; each such node is handed back, with its reason in ``node.meta``.
+- **What the delegate cannot run** (``workaround.partitioner.rules.delegate_limits``): a node whose result would
   leave its partition as a 0-d, 0-size or dynamic-shaped tensor, or that reads a 0-d or 0-size
   tensor from outside it, is handed back, so ExecuTorch's kernels run it.
 
 A node is handed back only to a runtime that computes it as PyTorch does: where the deployment runtime has no
-kernel for it (``workaround.partitioner.runtime_kernels``) the program would fail to load (``0x14``), and where its
-kernel computes otherwise (``workaround.partitioner.portable_kernel_differences``) it would be wrong again; either
-way lowering is refused (``CannotHandBackError``), in one line naming the op, why it cannot stay in OpenVINO, and
-what to do.
+kernel for it (``workaround.partitioner.rules.runtime_kernels``) the program would fail to load (``0x14``), and
+where its kernel computes otherwise (``workaround.partitioner.rules.portable_hand_back``) it would be wrong again;
+either way lowering is refused (``CannotHandBackError``), in one line naming the op, why it cannot stay in
+OpenVINO, and what to do.
 
 Why membership is recomputed rather than just untagged: a node taken out of the middle of a
 partition can make the partition depend on itself through it (ExecuTorch rejects such a cycle
@@ -42,14 +42,15 @@ from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 
 from workaround.contract.delegate_specs import SpecialValues
-from workaround.partitioner.copy_ops import aten_op, is_layout_changing_aten_clone, is_pass_through_copy
-from workaround.partitioner.delegate_limits import input_limit, output_limit
-from workaround.partitioner.dim_order_off import refuse_non_default_boundaries
-from workaround.partitioner.fx_arguments import tensor_argument
-from workaround.partitioner.openvino_differences import semantics_to_hand_back, special_values_differ
-from workaround.partitioner.portable_kernel_differences import kernel_differs
-from workaround.partitioner.runtime_kernels import ExecutorchRuntime
-from workaround.partitioner.value_ranges import ValueRanges
+from workaround.partitioner.graph.fx_arguments import tensor_argument
+from workaround.partitioner.graph.nodes import aten_op
+from workaround.partitioner.layouts.dim_order_off import refuse_non_default_boundaries
+from workaround.partitioner.rules.copy_ops import is_layout_changing_aten_clone, is_pass_through_copy
+from workaround.partitioner.rules.delegate_limits import input_limit, output_limit
+from workaround.partitioner.rules.openvino_hand_back import semantics_to_hand_back, special_values_differ
+from workaround.partitioner.rules.portable_hand_back import kernel_differs
+from workaround.partitioner.rules.runtime_kernels import ExecutorchRuntime
+from workaround.partitioner.rules.value_ranges import ValueRanges
 
 TAG = "delegation_tag"
 # Where a node handed back because OpenVINO computes it differently says why (node.meta).
@@ -111,7 +112,7 @@ def reads_from_outside(node: torch.fx.Node, tag: str, runtime_inputs: Collection
 
 def beyond_the_delegate(graph: torch.fx.Graph, runtime_inputs: Collection[str]) -> set[torch.fx.Node]:
     """Tagged nodes at a partition boundary the delegate cannot run
-    (``workaround.partitioner.delegate_limits``)."""
+    (``workaround.partitioner.rules.delegate_limits``)."""
     found: set[torch.fx.Node] = set()
     for node in graph.nodes:
         tag = partition_of(node)
@@ -124,8 +125,8 @@ def beyond_the_delegate(graph: torch.fx.Graph, runtime_inputs: Collection[str]) 
 def nodes_to_hand_back(graph: torch.fx.Graph, runtime_inputs: Collection[str] = frozenset(),
                        computed_differently: Collection[torch.fx.Node] = frozenset()) -> set[torch.fx.Node]:
     """What the rules find among the nodes still tagged; ``computed_differently`` is found once, up front
-    (``workaround.partitioner.openvino_differences``: it depends on the ops and values, not on where the boundaries
-    fall)."""
+    (``workaround.partitioner.rules.openvino_hand_back``: it depends on the ops and values, not on where the
+    boundaries fall)."""
     still_tagged = {node for node in computed_differently if partition_of(node) is not None}
     return copies_to_hand_back(graph) | beyond_the_delegate(graph, runtime_inputs) | still_tagged
 
@@ -209,8 +210,8 @@ def hand_back_unsafe_nodes(exported_program: ExportedProgram, partition_tags: di
                            runtime: ExecutorchRuntime | None = None) -> dict[str, Any]:
     """Untag every node the rules find (see the module docstring), keeping partitions valid; with dim
     order off, refuse (``DimOrderError``) any tensor crossing a boundary in a non-default dim order (see
-    ``workaround.partitioner.dim_order_off``); refuse (``CannotHandBackError``) a node handed back to a runtime
-    without its kernel (``runtime``: the installed one by default). ``special_values``: see
+    ``workaround.partitioner.layouts.dim_order_off``); refuse (``CannotHandBackError``) a node handed back to a
+    runtime without its kernel (``runtime``: the installed one by default). ``special_values``: see
     ``workaround.contract.delegate_specs.SpecialValues``.
 
     Returns the partition tags still in use (emptied partitions are dropped), each mapped to

@@ -18,7 +18,7 @@ from typing import cast
 
 import torch
 
-from workaround.partitioner.copy_ops import aten_op
+from workaround.partitioner.graph.nodes import aten_op
 
 
 @functools.cache

@@ -9,18 +9,16 @@ Measured with ExecuTorch 1.5.1 and OpenVINO 2026.4.1, stock partitioner and real
   inputs are fine (``sin(x).sum(0)`` is right for every batch), so only outputs count;
 - a size used as a value (``x * x.shape[0]`` with a dynamic batch): the partition would take a SymInt
   input, and lowering fails (``'SymInt' object has no attribute 'type'``);
-- a size or condition computed inside a partition (``workaround.partitioner.symbolic_sizes``) and used outside it:
-  the partition would return a SymInt (or SymBool), and the delegate fails at run time ("expected tensor for
-  output 0", error 0x12).
+- a size or condition computed inside a partition (``workaround.partitioner.rules.symbolic_sizes``) and used
+  outside it: the partition would return a SymInt (or SymBool), and the delegate fails at run time ("expected
+  tensor for output 0", error 0x12).
 
 Such tensors are still fine *inside* a partition; only the boundary is kept clear of them.
 """
 
 import torch
 
-
-def tensors(value: object) -> list[torch.Tensor]:
-    return [leaf for leaf in torch.utils._pytree.tree_leaves(value) if isinstance(leaf, torch.Tensor)]
+from workaround.partitioner.graph.nodes import tensors
 
 
 def empty_or_scalar(tensor: torch.Tensor) -> str | None:

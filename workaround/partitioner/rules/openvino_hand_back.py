@@ -6,7 +6,7 @@ values as the delegate; ``docs/design.md``, "Semantics") and is stated as a reas
 - **float64** is computed in f32 (``1e300 * 2`` is ``inf``... or FLT_MAX): every node that reads or makes one.
 - **int16, bfloat16 and other dtypes the frontend cannot map** fail at lowering (``KeyError: torch.int16``).
 - **int64 is computed in 32 bits**, even through a reshape (2**40 arrives as 0): every node that reads or
-  makes an int64 tensor whose values are not proven to fit int32 (``workaround.partitioner.value_ranges``).
+  makes an int64 tensor whose values are not proven to fit int32 (``workaround.partitioner.rules.value_ranges``).
   Position ids, masks and index arithmetic built from ``arange`` and shapes are proven, and stay.
 - **uint8 / int8 arithmetic saturates** where PyTorch wraps (250 + 10 is 255, not 4): every node that makes
   such a tensor without a proof that its exact values fit the dtype (copies, views and quantization do); and
@@ -21,8 +21,8 @@ values as the delegate; ``docs/design.md``, "Semantics") and is stated as a reas
   ``reflection_pad2d``, which OpenVINO converts to its own exact ``Pad``, is kept undecomposed (``ops_to_keep``).
 - **constants are folded exactly**: a node no runtime input flows into, read only by such nodes, is computed
   by OpenVINO's reference kernels when it folds constants, so the integer rules below do not apply to it
-  (``workaround.partitioner.constant_folding``); where a constant reaches a runtime op, its evaluated values are
-  its range.
+  (``workaround.partitioner.rules.constant_folding``); where a constant reaches a runtime op, its evaluated values
+  are its range.
 - **average pooling** divides the last ``ceil_mode`` window by the whole kernel when it also counts
   padding; and ``divisor_override`` fails at lowering.
 - **integer comparisons (and the logical ops), max / min reductions, clamps, ``relu``, matrix products,
@@ -56,11 +56,10 @@ import torch
 from workaround.contract import differences
 from workaround.contract.delegate_specs import SpecialValues
 from workaround.contract.differences import Rule
-from workaround.partitioner.copy_ops import aten_op
-from workaround.partitioner.delegate_limits import tensors
 from workaround.partitioner.exact_rewrites import KEPT_EXACT
-from workaround.partitioner.fx_arguments import tensor_argument
-from workaround.partitioner.value_ranges import CONVERTING, ValueRanges, integral_dtype, is_integral
+from workaround.partitioner.graph.fx_arguments import tensor_argument
+from workaround.partitioner.graph.nodes import aten_op, integral_dtype, is_integral, tensors
+from workaround.partitioner.rules.value_ranges import CONVERTING, ValueRanges
 
 aten = torch.ops.aten
 NOT_COMPUTED_AS_PYTORCH = {
@@ -290,8 +289,8 @@ def computes_differently(node: torch.fx.Node, ranges: ValueRanges,
                          special_values: SpecialValues = SpecialValues.OPENVINO) -> str | None:
     """Why OpenVINO would compute this node differently from PyTorch, or None: the first registry rule that says
     so. A constant node is computed by OpenVINO's exact reference kernels when it folds constants
-    (``workaround.partitioner.constant_folding``): the rules that describe the CPU plugin's integer kernels do not
-    apply to it, and only an int64 value it hands to a runtime op must fit int32."""
+    (``workaround.partitioner.rules.constant_folding``): the rules that describe the CPU plugin's integer kernels
+    do not apply to it, and only an int64 value it hands to a runtime op must fit int32."""
     for rule, torch_only in RULES:
         if torch_only and special_values != SpecialValues.TORCH:
             continue

@@ -1,14 +1,14 @@
 """Compressed weights keep their activations in floating point inside OpenVINO.
 
 Why: a partition holding a compressed weight (NNCF's ``openvino_8wo`` / ``openvino_4wo``: integer weights and a
-float16 scale, ``workaround.partitioner.openvino_differences.decompressed_weight``) compiles to a matmul OpenVINO's
-CPU plugin runs on the compressed weight. On a CPU with AVX-512 VNNI it also quantizes that matmul's *activations*
-to int8, in groups of 32 (``DYNAMIC_QUANTIZATION_GROUP_SIZE``, default 32): weight-only compression silently
-becomes int8 x int8. Measured on 2026.4.1, one 64 x 16 uint8 Linear: 1.9e-3 from the exact decompression with
-AVX-512 VNNI, 0.0 with ``DYNAMIC_QUANTIZATION_GROUP_SIZE=0`` or on an AVX2 CPU. A compile option does not help: the
-blob is imported by ExecuTorch's runtime, with the importing plugin's defaults (the option exported as 0 imports as
-32). A runtime option in the model's ``rt_info`` does: it travels in the blob and is applied at import (imported as
-0, exact).
+float16 scale, ``workaround.partitioner.rules.openvino_hand_back.decompressed_weight``) compiles to a matmul
+OpenVINO's CPU plugin runs on the compressed weight. On a CPU with AVX-512 VNNI it also quantizes that matmul's
+*activations* to int8, in groups of 32 (``DYNAMIC_QUANTIZATION_GROUP_SIZE``, default 32): weight-only compression
+silently becomes int8 x int8. Measured on 2026.4.1, one 64 x 16 uint8 Linear: 1.9e-3 from the exact decompression
+with AVX-512 VNNI, 0.0 with ``DYNAMIC_QUANTIZATION_GROUP_SIZE=0`` or on an AVX2 CPU. A compile option does not
+help: the blob is imported by ExecuTorch's runtime, with the importing plugin's defaults (the option exported as 0
+imports as 32). A runtime option in the model's ``rt_info`` does: it travels in the blob and is applied at import
+(imported as 0, exact).
 
 Exactness costs prefill time: int8 VNNI matmuls are faster (measured on a 4-layer 256-wide llama, 16-token
 prefill: 1.36x stock pinned, 1.00x with OpenVINO's default). Whoever prefers the speed asks for it with OpenVINO's
@@ -23,9 +23,9 @@ import torch
 from torch.export import ExportedProgram
 
 from workaround.contract.openvino_types import OpenvinoModel
-from workaround.partitioner.constant_folding import ConstantFolding
-from workaround.partitioner.copy_ops import aten_op
-from workaround.partitioner.value_ranges import CONVERTING
+from workaround.partitioner.graph.nodes import aten_op
+from workaround.partitioner.rules.constant_folding import ConstantFolding
+from workaround.partitioner.rules.value_ranges import CONVERTING
 
 DYNAMIC_QUANTIZATION = "DYNAMIC_QUANTIZATION_GROUP_SIZE"
 

@@ -3,7 +3,7 @@
 Why: OpenVINO's CPU plugin computes int64 in 32 bits (a partition input of 2**40 arrives as 0, even through a
 reshape) and saturates uint8 / int8 arithmetic where PyTorch wraps. Handing back *every* such node would take
 position ids and masks (``arange`` + offsets) out of every transformer delegate, so the semantics guard
-(``workaround.partitioner.openvino_differences``) keeps a node whose integers are proven to stay in range.
+(``workaround.partitioner.rules.openvino_hand_back``) keeps a node whose integers are proven to stay in range.
 
 The proof is interval arithmetic over the graph, in exact Python integers (no wrap-around):
 
@@ -15,7 +15,7 @@ The proof is interval arithmetic over the graph, in exact Python integers (no wr
   the bounds of the ``narrow`` it positions): eager PyTorch refuses any other value, and ExecuTorch drops the
   checks, so a run with one is not a run of the model (a KV cache's position, read this way with dynamic shapes);
 - parameters, buffers and lifted constants hold their actual values, and so does every node computed from them
-  alone (``workaround.partitioner.constant_folding``: evaluated with PyTorch);
+  alone (``workaround.partitioner.rules.constant_folding``: evaluated with PyTorch);
 - ``arange``, ``full`` and friends hold what their arguments say; copies, views, concatenations and
   selections hold what their sources hold; ``add``, ``sub``, ``mul``, ``neg``, ``abs``, ``sum``,
   ``cumsum``, ``pow`` by a constant, ``clamp``, a bitwise ``and`` with a non-negative mask and a right shift
@@ -38,14 +38,14 @@ import torch
 from torch._subclasses.fake_tensor import FakeTensor
 from torch.export import ExportedProgram
 
-from workaround.partitioner.constant_folding import ConstantFolding
-from workaround.partitioner.copy_ops import aten_op
-from workaround.partitioner.fx_arguments import (
+from workaround.partitioner.graph.fx_arguments import (
     int_argument,
     int_list_argument,
     tensor_argument,
     tensor_list_argument,
 )
+from workaround.partitioner.graph.nodes import aten_op, fake_tensor, integral_dtype
+from workaround.partitioner.rules.constant_folding import ConstantFolding
 
 aten = torch.ops.aten
 
@@ -81,18 +81,7 @@ def dtype_interval(dtype: torch.dtype) -> Interval:
     return Interval(info.min, info.max)
 
 
-def is_integral(dtype: torch.dtype) -> bool:
-    return dtype is torch.bool or not (dtype.is_floating_point or dtype.is_complex)
 
-
-def fake_tensor(node: torch.fx.Node) -> torch.Tensor | None:
-    value = node.meta.get("val")
-    return value if isinstance(value, torch.Tensor) else None
-
-
-def integral_dtype(node: torch.fx.Node) -> torch.dtype | None:
-    value = fake_tensor(node)
-    return value.dtype if value is not None and is_integral(value.dtype) else None
 
 
 def static_int(value: object) -> int | None:

@@ -14,8 +14,8 @@ only constants are empty fails the same way, with or without XNNPACK).
 How: before the program is serialized, each method's placeholders for lifted constants, buffers and
 parameters that have no users and hold no element are removed (graph, signature, and the program's
 constants or state dict). Nothing reads them, so no value changes; a constant that is used, or that holds
-data, is kept. The ``to_executorch`` hook (``workaround.partitioner.inline_blobs``) does it for the programs whose
-OpenVINO delegates the workaround made.
+data, is kept. The ``to_executorch`` hook (``workaround.partitioner.hooks.inline_blobs``) does it for the programs
+whose OpenVINO delegates the workaround made.
 """
 
 from torch.export import ExportedProgram

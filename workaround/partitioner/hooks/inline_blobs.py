@@ -17,12 +17,12 @@ rest of the caller's config kept as given. Every other program is serialized exa
 so the rule follows the partitioner, not the order in which a process did things.
 Measured cost: none beyond noise (docs/measurements.md, `by_path_cost`). Limit: flatbuffers
 cap a program at 2 GiB. The partitioner keeps each method's blobs under 1 GiB of constants by leaving the largest
-in ExecuTorch's constant segment (``workaround.partitioner.large_constants``); a program whose blobs still pass
-``INLINE_LIMIT`` (constants it could not leave out, or many methods) is refused here in one line
+in ExecuTorch's constant segment (``workaround.partitioner.rules.large_constants``); a program whose blobs still
+pass ``INLINE_LIMIT`` (constants it could not leave out, or many methods) is refused here in one line
 (``ProgramTooLargeError``) before serializing, never with flatbuffers' traceback from the middle of it.
 
 The same hook drops the 0-size constants such a program's delegates left unused
-(``workaround.partitioner.empty_constants``), the other reason a program can load from bytes but not by path.
+(``workaround.partitioner.hooks.empty_constants``), the other reason a program can load from bytes but not by path.
 
 ``CopySafeOpenvinoPartitioner`` hooks ``to_executorch`` when constructed, ``workaround.install()``
 does too, and ``workaround.uninstall()`` restores it.
@@ -38,10 +38,10 @@ from executorch.exir.program._program import EdgeProgramManager
 from torch.export import ExportedProgram
 
 from workaround.contract.provenance import OPENVINO_BACKEND, made_by_workaround
-from workaround.partitioner.delegate_state import refuse_state_shared_across_methods
-from workaround.partitioner.empty_constants import drop_unused_empty_constants
-from workaround.partitioner.large_constants import LIFTABLE_DTYPES, SMALLEST_LIFTED
-from workaround.partitioner.method_patch import MethodPatch
+from workaround.partitioner.delegate.state import refuse_state_shared_across_methods
+from workaround.partitioner.hooks.empty_constants import drop_unused_empty_constants
+from workaround.partitioner.hooks.method_patch import MethodPatch
+from workaround.partitioner.rules.large_constants import LIFTABLE_DTYPES, SMALLEST_LIFTED
 
 
 def openvino_modules_of(exported_program: ExportedProgram) -> Iterator[LoweredBackendModule]:
@@ -58,7 +58,7 @@ def lowered_openvino_modules(edge_program_manager: EdgeProgramManager) -> Iterat
 
 
 def owned_state(exported_program: ExportedProgram) -> set[str]:
-    """The buffers the method's OpenVINO delegates keep as state (``workaround.partitioner.delegate_state``)."""
+    """The buffers the method's OpenVINO delegates keep as state (``workaround.partitioner.delegate.state``)."""
     return {buffer for module in openvino_modules_of(exported_program)
             for buffer in module.original_module.graph_signature.buffers_to_mutate.values()}
 

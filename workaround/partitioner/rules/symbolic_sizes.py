@@ -14,8 +14,8 @@ Enabled by name, through the stock partitioner's own ``_enabled_ops_by_name`` (w
 these symbolic nodes are computed inside the delegate from its tensor inputs, for the one partitioning call. That
 includes the runtime assertions ``torch.export`` records on them (``_assert_scalar`` of a comparison): left
 outside, they would read a SymInt out of the partition, which the runtime cannot pass
-(``workaround.partitioner.delegate_limits``). Inside, OpenVINO's frontend takes them (measured: the delegate is
-right with them in it, and the preprocess passes' re-tracing needs them to know a position is not negative). The
+(``workaround.partitioner.rules.delegate_limits``). Inside, OpenVINO's frontend takes them (measured: the delegate
+is right with them in it, and the preprocess passes' re-tracing needs them to know a position is not negative). The
 upstream fix is the qualified name for OpOverloads, the module's name for Python's arithmetic, and the checks on
 sizes let in (``repro/patches/executorch/symbolic-sizes``).
 """

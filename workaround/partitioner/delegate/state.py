@@ -12,7 +12,7 @@ buffer as a ``BUFFER`` input and its new value as a ``BUFFER_MUTATION`` output, 
 The stock OpenVINO preprocess converts ``edge_program.module()``, where the buffer is a constant and its
 mutation a ``copy_`` the converter drops: the state would be lost without a word, so ``own_mutated_buffers``
 tags a buffer only for a partition the workaround compiles, and only when that partition holds every node that
-reads it and the node that makes its new value. Its preprocess (``workaround.partitioner.boundary_dim_orders``)
+reads it and the node that makes its new value. Its preprocess (``workaround.partitioner.hooks.preprocess``)
 converts the buffer as a ``Parameter`` and its new value as a ``Result`` (``graph_with_state_at_the_boundary``),
 then turns each pair into OpenVINO state (``keep_state_inside``): a ``ReadValue`` that starts at the buffer's
 initial value (with no initializer when it is zeros, as a KV cache's are: nothing of it in the blob), and an
@@ -32,7 +32,7 @@ from torch.export import ExportedProgram
 from torch.export.graph_signature import InputKind, OutputKind
 
 from workaround.contract.openvino_types import OpenvinoModel
-from workaround.partitioner.exclusion import TAG
+from workaround.partitioner.rules.exclusion import TAG
 
 
 @dataclass(frozen=True)

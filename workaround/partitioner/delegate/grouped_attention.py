@@ -25,8 +25,8 @@ from typing import Any
 import torch
 from executorch.exir.dialects._ops import ops as exir_ops
 
-from workaround.partitioner.copy_ops import aten_op
-from workaround.partitioner.fx_arguments import int_argument, tensor_argument
+from workaround.partitioner.graph.fx_arguments import int_argument, tensor_argument
+from workaround.partitioner.graph.nodes import aten_op
 
 ATTENTION = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default
 edge = exir_ops.edge.aten

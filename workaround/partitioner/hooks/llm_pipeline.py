@@ -14,7 +14,7 @@ import functools
 import importlib.util
 from typing import Any
 
-from workaround.partitioner.method_patch import MethodPatch
+from workaround.partitioner.hooks.method_patch import MethodPatch
 
 PIPELINE = "executorch.examples.models.llama.export_llama_lib"
 COMPRESSION = "executorch.backends.openvino.quantizer"

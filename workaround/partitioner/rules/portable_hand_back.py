@@ -16,7 +16,7 @@ and special values (``tests/upstream/test_executorch_kernels.py`` holds each row
   NaN (PyTorch: 0); ``gelu``, ``grid_sampler_2d``, bilinear and nearest upsampling and float floor division give
   other special values.
 
-The partitioner treats such a node as it treats one without a kernel (``workaround.partitioner.exclusion``):
+The partitioner treats such a node as it treats one without a kernel (``workaround.partitioner.rules.exclusion``):
 refused at lowering in one line, unless it can stay in OpenVINO exactly.
 """
 
@@ -26,11 +26,10 @@ import torch
 
 from workaround.contract import differences
 from workaround.contract.delegate_specs import SpecialValues
-from workaround.partitioner.copy_ops import aten_op
-from workaround.partitioner.delegate_limits import tensors
-from workaround.partitioner.fx_arguments import tensor_argument
-from workaround.partitioner.openvino_differences import FLOAT32_EXACT, POWERS, ops_of, reasons_of
-from workaround.partitioner.value_ranges import ValueRanges, integral_dtype
+from workaround.partitioner.graph.fx_arguments import tensor_argument
+from workaround.partitioner.graph.nodes import aten_op, integral_dtype, tensors
+from workaround.partitioner.rules.openvino_hand_back import FLOAT32_EXACT, POWERS, ops_of, reasons_of
+from workaround.partitioner.rules.value_ranges import ValueRanges
 
 FLOAT64_EXACT = 2**53
 # PyTorch's remainder takes the divisor's sign (fmod, the dividend's, is C's and ExecuTorch's alike).

@@ -1,0 +1,2 @@
+"""Boundary layouts: dim orders read as ExecuTorch serializes them, the layouts that fit two, and dim
+order off."""
