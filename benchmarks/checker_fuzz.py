@@ -1,9 +1,9 @@
 """The checker's differential fuzz in full: every truncation and single-byte flip of both tracked sample programs
-(``tests/checker_fuzz.py``), each loaded by path in ExecuTorch's runtime and checked by the checker, both in
-processes of their own. Prints one JSON object: the counts, the time, and every disagreement (a file the runtime
+(``tests/support/checker_fuzz.py``), each loaded by path in ExecuTorch's runtime and checked by the checker, both
+in processes of their own. Prints one JSON object: the counts, the time, and every disagreement (a file the runtime
 refuses that the checker calls clean, a checker exit other than 0, 1 or 2, a traceback). Exit 1 if there is one.
 ``--record`` also keeps a full run, with its date and commit, as the one README.md and docs/ quote
-(``docs/data/checker-fuzz.json``, rendered by ``python -m tests.figures --write``).
+(``docs/data/checker-fuzz.json``, rendered by ``python -m tests.tools.figures --write``).
 
     python -m benchmarks.checker_fuzz [--jobs 2] [--every N | --record]
 """
@@ -18,9 +18,9 @@ from pathlib import Path
 
 from repro.harness import cli
 from repro.harness.program_runner import ProgramRunner
-from tests.checker_fuzz import CheckerRunner, corpus, differ
-from tests.figures import CHECKER_FUZZ, PROJECT
-from tests.gate_runs import commit, today
+from tests.support.checker_fuzz import CheckerRunner, corpus, differ
+from tests.tools.figures import CHECKER_FUZZ, PROJECT
+from tests.tools.gate_runs import commit, today
 
 
 def sweep(mutants, folder):

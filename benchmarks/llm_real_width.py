@@ -26,7 +26,7 @@ goal for, beside its goal.
 
 ``--record`` also keeps the result in ``docs/data/llm-real-width.json``, one entry per CPU class and precision
 (runs of other weight widths at the same sizes add to it; other sizes replace it), from which README.md and
-docs/measurements.md render their ratio table (``tests/figures.py``).
+docs/measurements.md render their ratio table (``tests/tools/figures.py``).
 
     python -m benchmarks.llm_real_width [--layers 16] [--context 2048] [--prefill 128] [--repeats 20]
                                         [--compressions none,8wo,4wo] [--keep FOLDER] [--precision f32|default]
@@ -46,8 +46,8 @@ from pathlib import Path
 from repro.harness import cli
 from repro.harness.llm_pipeline import LLAMA_3_2_1B, QUANTIZING_ACTIVATIONS, PipelineSettings
 from repro.harness.precision import F32_ISA_CAP
-from tests.figures import LLM_REAL_WIDTH, PROJECT
-from tests.gate_runs import commit, read_record, today
+from tests.tools.figures import LLM_REAL_WIDTH, PROJECT
+from tests.tools.gate_runs import commit, read_record, today
 
 GROUP_SIZE = 128  # the OpenVINO example's group size for 4-bit weights (XNNPACK's 8da4w takes the same)
 SHORT_CONTEXT = 32

@@ -2,7 +2,7 @@
 what, and from which one the ExecuTorch path can run.
 
 ``repro/matrix.py`` installs from these facts, the tests skip and expect by them
-(``tests/release_behaviour.py`` holds the measured *behaviour*), and ``tox.ini``'s envs are
+(``tests/support/release_behaviour.py`` holds the measured *behaviour*), and ``tox.ini``'s envs are
 checked against them (``tests/upstream/test_command_line.py``): change a fact here and the test names every
 env that no longer agrees.
 """

@@ -5,15 +5,16 @@ import os
 import pytest
 
 from repro.harness.precision import F32_ISA_CAP
-from tests import gate_runs
-from tests.outcomes import UPSTREAM_CHANGED, assert_equals_eager
+from tests.support.outcomes import UPSTREAM_CHANGED, assert_equals_eager
+from tests.tools import gate_runs
 
 # The gate judges at f32 on every CPU (repro/harness/precision.py): set before any test imports OpenVINO,
 # and inherited by every child process; the bf16 leg (tests/gate/test_default_precision.py) takes it away.
 for _variable, _value in F32_ISA_CAP.items():
     os.environ.setdefault(_variable, _value)
 
-pytest_plugins = ["tests.candidate_gate", "tests.executorch_source", "tests.op_test_runs", "pytester"]
+pytest_plugins = ["tests.plugins.candidate_gate", "tests.plugins.executorch_source", "tests.plugins.op_test_runs",
+                  "pytester"]
 
 
 def pytest_configure(config):
@@ -32,7 +33,7 @@ def pytest_sessionstart(session):
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    """The run's summary for the figures the docs quote (``tests/gate_runs.py``), when tox runs it."""
+    """The run's summary for the figures the docs quote (``tests/tools/gate_runs.py``), when tox runs it."""
     from repro.harness.cpu_classes import process_class
 
     if hasattr(config, "workerinput"):
@@ -75,8 +76,9 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture
 def recorded_matrix():
-    """The recorded release matrix (``tests/recorded_matrix.py``) as ``repro/matrix.py`` gives it to reports."""
-    from tests.recorded_matrix import matrix_of, recorded_rows
+    """The recorded release matrix (``tests/support/recorded_matrix.py``) as ``repro/matrix.py`` gives it to
+    reports."""
+    from tests.support.recorded_matrix import matrix_of, recorded_rows
 
     return matrix_of(recorded_rows())
 
@@ -161,7 +163,7 @@ def samples_made_here(lowering_works, lowered_case):
 @pytest.fixture(scope="session")
 def lowering_works():
     """Skips a test where this env cannot lower programs (the older releases' envs), saying why."""
-    from tests.helpers import executorch_path_problem
+    from tests.support.helpers import executorch_path_problem
 
     if problem := executorch_path_problem():
         pytest.skip(problem)
@@ -231,8 +233,8 @@ def execute_layer_test(pte_dir, runners):
     from repro.harness.case_runs import run_case
     from repro.harness.catalogue import COMPUTE_ATOL
     from repro.harness.lowerings import as_lowering
-    from tests.candidate_gate import under_test
-    from tests.helpers import ad_hoc_case
+    from tests.plugins.candidate_gate import under_test
+    from tests.support.helpers import ad_hoc_case
     from workaround import check_program
 
     def run(function, inputs, *, partitioner=None, compile_config=None, exact_outputs=(),

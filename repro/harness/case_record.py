@@ -1,7 +1,8 @@
 """The record of one catalogue case run through the real runtime (``repro.harness.case_runs.run_case``): what
 ``repro/executorch_path.py --json`` prints, the matrix keeps under a row's ``executorch``, the gate shares
-between its workers as JSON and ``tests/outcomes.py`` asserts on. Typed here so that the runner, the reports
-and the tests name the same fields; a ``TypedDict`` is a dict, so the JSON is unchanged, key order included.
+between its workers as JSON and ``tests/support/outcomes.py`` asserts on. Typed here so that the runner, the
+reports and the tests name the same fields; a ``TypedDict`` is a dict, so the JSON is unchanged, key order
+included.
 """
 
 from typing import NotRequired, TypedDict

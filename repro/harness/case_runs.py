@@ -3,7 +3,7 @@ loading, and compare each output with eager PyTorch (values, dtype, shape and di
 
 The result is a record (a ``CaseRecord``, JSON-ready) in which a failure at any step is an outcome, not an
 exception: ``repro/executorch_path.py`` prints the records, the tests assert on them
-(``tests/outcomes.py``).
+(``tests/support/outcomes.py``).
 """
 
 import os

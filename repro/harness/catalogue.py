@@ -1,7 +1,7 @@
 """The models the ExecuTorch path runs: each a small function, its seeded inputs, and what to expect of it.
 
 A case names which outputs are pure copies (compared bit for bit), the tolerance of the others, and
-what the stock ``OpenvinoPartitioner`` does with it (``Stock``; ``tests/release_behaviour.py`` turns
+what the stock ``OpenvinoPartitioner`` does with it (``Stock``; ``tests/support/release_behaviour.py`` turns
 that into the expectation for the installed release). Grouped by the bug they exercise: pass-through
 copies, dim order at partition boundaries, constants the CPU plugin reads in place (the by-path
 use-after-free), and the delegate's other limits, and ops OpenVINO computes differently from PyTorch (semantics).

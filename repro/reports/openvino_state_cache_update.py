@@ -5,11 +5,9 @@ stateful attention (``StatefulSDPAFusion``) covers the other cache shape, one gr
 matrix's rows (``attachments/openvino_state_cache_update.py``, run in each release's venv).
 """
 
-from repro import attachment_commands as commands
 from repro.reports import markdown as md
-from repro.reports import release_boundaries as boundaries
-from repro.reports.matrix_row import Matrix, own_output, recorded
-from repro.reports.openvino_issue import CHECKLIST, template_fields
+from repro.reports.matrix_row import Matrix
+from repro.reports.upstream_costs import openvino_cost_report
 
 FIELD = "state_cache_update"
 REPRODUCER = md.attachment("openvino_state_cache_update.py")
@@ -17,23 +15,8 @@ SIGNAL = "state cache copied each step"
 
 
 def openvino_state_cache_update(matrix: Matrix) -> str:
-    rows, available = matrix["rows"], matrix.get("available", ())
-    newest = boundaries.newest_with_verdict(rows, FIELD)
-    if newest is None:
-        return md.issue(f"{REPRODUCER.name} did not run on any release",
-                        [("Releases", boundaries.describe(rows, SIGNAL, available))])
-    fields = template_fields(newest, device_note="`INFERENCE_PRECISION_HINT` f32 set",
-                             framework="PyTorch → ExecuTorch (OpenVINO delegate, `export_llm`'s static KV "
-                                       "cache); the reproducer: OpenVINO alone",
-                             model="synthetic: 32 states of [1, 8, 2048, 64] f32 (Llama-3.2-1B's KV cache), "
-                                   "built in the reproducer")
-    return md.render(
-        "openvino_state_cache_update",
-        release=newest["release"],
-        releases=boundaries.describe(rows, SIGNAL, available),
-        environment=fields.strip(),
-        install=md.code_block(commands.install_line(newest["release"]), "sh"),
-        reproducer=REPRODUCER.name,
-        reproducer_source=md.details(REPRODUCER.name, md.code_block(REPRODUCER.read_text())),
-        output=md.code_block(own_output(recorded(newest, FIELD)), "text"),
-        checklist=md.collapsed("Checked", CHECKLIST))
+    return openvino_cost_report(
+        matrix, template="openvino_state_cache_update", field=FIELD, reproducer=REPRODUCER, signal=SIGNAL,
+        framework="PyTorch → ExecuTorch (OpenVINO delegate, `export_llm`'s static KV cache); the reproducer: "
+                  "OpenVINO alone",
+        model="synthetic: 32 states of [1, 8, 2048, 64] f32 (Llama-3.2-1B's KV cache), built in the reproducer")

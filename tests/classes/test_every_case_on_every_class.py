@@ -16,9 +16,9 @@ import os
 
 import pytest
 
-from tests.candidate_gate import under_test
-from tests.helpers import other_cpu_classes, run_cli, skip_module_without_executorch_path
-from tests.outcomes import assert_equals_eager
+from tests.plugins.candidate_gate import under_test
+from tests.support.helpers import other_cpu_classes, run_cli, skip_module_without_executorch_path
+from tests.support.outcomes import assert_equals_eager
 
 skip_module_without_executorch_path()
 from repro.harness import catalogue  # noqa: E402
@@ -26,7 +26,7 @@ from repro.harness.case_runs import GATE_LOADS  # noqa: E402
 from repro.harness.cpu_classes import reachable_classes  # noqa: E402
 from repro.harness.lowerings import WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
 from repro.harness.precision import f32_environment  # noqa: E402
-from tests.workaround_expectations import (  # noqa: E402
+from tests.support.workaround_expectations import (  # noqa: E402
     CORRECTED,
     KEEPS_OPENVINO_SPECIAL_VALUES,
     keeps_openvinos_values,

@@ -9,7 +9,7 @@ for the marks that let the checker recognise such a model after export and impor
 import numpy as np
 import pytest
 
-from tests.helpers import skip_module_without_executorch_path
+from tests.support.helpers import skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 boundary = pytest.importorskip("workaround.partitioner.hooks.preprocess")

@@ -2,17 +2,17 @@
 
 ExecuTorch 1.5.1's OpenVINO backend frees each delegate's blob right after importing it, and from
 OpenVINO 2026.4.0 the import keeps pointers into it. The stock expectations per release live in
-``tests/release_behaviour.py`` (held case by case in ``test_executorch_path.py``); here: a crash is
+``tests/support/release_behaviour.py`` (held case by case in ``test_executorch_path.py``); here: a crash is
 a result and not the end of the run, the workaround's programs keep their blobs inline and run
 correctly with every loader, and the rule follows the partitioner, not the process.
 """
 
 import pytest
 
-from tests.candidate_gate import under_test
-from tests.helpers import ad_hoc_case, lower_save_run, skip_module_without_executorch_path
-from tests.outcomes import UPSTREAM_CHANGED
-from tests.release_behaviour import installed_executorch, installed_openvino, stock_use_after_free
+from tests.plugins.candidate_gate import under_test
+from tests.support.helpers import ad_hoc_case, lower_save_run, skip_module_without_executorch_path
+from tests.support.outcomes import UPSTREAM_CHANGED
+from tests.support.release_behaviour import installed_executorch, installed_openvino, stock_use_after_free
 
 skip_module_without_executorch_path()
 

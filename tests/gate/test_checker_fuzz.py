@@ -1,14 +1,14 @@
 """The checker against ExecuTorch's runtime on a property-based sample of the fuzz corpus
-(``tests/checker_fuzz.py``: every truncation and single-byte flip of the two tracked sample programs; the whole of
-it is ``python -m benchmarks.checker_fuzz``, measured in docs/measurements.md). A file the runtime refuses to load
-by path is never called clean, and the checker never fails or prints a traceback, whatever the file. The restamp
-command's rewriter on the same corpus neither mends nor breaks a program the runtime loads."""
+(``tests/support/checker_fuzz.py``: every truncation and single-byte flip of the two tracked sample programs; the
+whole of it is ``python -m benchmarks.checker_fuzz``, measured in docs/measurements.md). A file the runtime refuses
+to load by path is never called clean, and the checker never fails or prints a traceback, whatever the file. The
+restamp command's rewriter on the same corpus neither mends nor breaks a program the runtime loads."""
 
 import pytest
 
 from repro.harness.program_runner import ProgramRunner
-from tests.checker_fuzz import SAMPLES, CheckerRunner, differ, mutant, mutant_count
-from tests.helpers import TRACKED_PROGRAMS, skip_module_without_executorch_path, stamp_of
+from tests.support.checker_fuzz import SAMPLES, CheckerRunner, differ, mutant, mutant_count
+from tests.support.helpers import TRACKED_PROGRAMS, skip_module_without_executorch_path, stamp_of
 
 hypothesis = pytest.importorskip("hypothesis")
 strategies = pytest.importorskip("hypothesis.strategies")

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.bad_input import assert_one_line, digests
-from tests.checker_fuzz import SAMPLES, flipped, truncated, with_blob
-from tests.helpers import PROJECT, run_cli
+from tests.support.bad_input import assert_one_line, digests
+from tests.support.checker_fuzz import SAMPLES, flipped, truncated, with_blob
+from tests.support.helpers import PROJECT, run_cli
 
 STOCK, WORKAROUND = SAMPLES
 CHECK = ("python", "-m", "workaround.check")

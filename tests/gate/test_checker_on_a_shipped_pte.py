@@ -16,7 +16,7 @@ import json
 
 import pytest
 
-from tests.helpers import PROJECT, run_cli
+from tests.support.helpers import PROJECT, run_cli
 
 SHIPPED = PROJECT / "tests" / "data" / "stock_upstream_clone_sin.pte"
 FIXED = PROJECT / "tests" / "data" / "workaround_upstream_clone_sin.pte"  # the same, with the workaround
@@ -43,7 +43,7 @@ def this_openvino_opens_the_blob(pte=SHIPPED):
 @pytest.fixture(scope="module")
 def samples(request):
     """(stock, workaround): made here where this env lowers programs, else the tracked ones."""
-    from tests.helpers import executorch_path_problem
+    from tests.support.helpers import executorch_path_problem
 
     return (SHIPPED, FIXED) if executorch_path_problem() else request.getfixturevalue("samples_made_here")
 

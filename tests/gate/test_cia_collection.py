@@ -2,14 +2,14 @@
 (``repro/harness/cia_collection.py``, set up by the conftest): the same ops as torch's own collection, while
 torch 2.13 still materializes once per namespace (when it stops, retire the module)."""
 
-from tests.helpers import skip_module_without_executorch_path
+from tests.support.helpers import skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 import torch  # noqa: E402
 from torch._export import utils  # noqa: E402
 
 from repro.harness import cia_collection  # noqa: E402
-from tests.outcomes import UPSTREAM_CHANGED  # noqa: E402
+from tests.support.outcomes import UPSTREAM_CHANGED  # noqa: E402
 
 
 def test_collecting_with_one_materialization_finds_the_ops_torch_finds():

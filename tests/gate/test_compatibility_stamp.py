@@ -3,7 +3,7 @@
 
 import pytest
 
-from tests.helpers import PROJECT
+from tests.support.helpers import PROJECT
 from workaround.checker import compatibility_stamp
 from workaround.checker.pte import reader
 

@@ -9,7 +9,7 @@ from importlib.metadata import version
 
 import pytest
 
-from tests.helpers import other_cpu_classes, skip_module_without_executorch_path
+from tests.support.helpers import other_cpu_classes, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 from repro.harness import conformance, conformance_record  # noqa: E402

@@ -19,7 +19,7 @@ from repro.harness.cpu_classes import (
     process_class,
     reachable_classes,
 )
-from tests.helpers import PROJECT
+from tests.support.helpers import PROJECT
 
 AVX2_HOST = {"sse4_2", "avx", "avx2", "fma"}
 AVX512_HOST = AVX2_HOST | {"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512_vnni"}

@@ -5,7 +5,7 @@ initial values at each load. A buffer whose mutation is handed back stays in Exe
 
 import pytest
 
-from tests.helpers import ad_hoc_case, lower_save_run, skip_module_without_executorch_path
+from tests.support.helpers import ad_hoc_case, lower_save_run, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 

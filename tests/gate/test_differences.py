@@ -10,7 +10,7 @@ import pytest
 
 from repro.harness.catalogue import CASES
 from repro.harness.outcomes import Outcome
-from tests.helpers import PROJECT
+from tests.support.helpers import PROJECT
 from workaround.contract.differences import DIFFERENCES, Owner, Rule, finding_kinds, named
 from workaround.contract.finding_kinds import FindingKind
 from workaround.partitioner import exact_rewrites

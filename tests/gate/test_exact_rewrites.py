@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from packaging.version import Version
 
-from tests.helpers import ad_hoc_case, other_cpu_classes, skip_module_without_executorch_path
-from tests.release_behaviour import installed_openvino
+from tests.support.helpers import ad_hoc_case, other_cpu_classes, skip_module_without_executorch_path
+from tests.support.release_behaviour import installed_openvino
 
 skip_module_without_executorch_path()
 import torch  # noqa: E402
@@ -23,7 +23,7 @@ from repro.harness import conformance  # noqa: E402
 from repro.harness.case_runs import max_abs_diff  # noqa: E402
 from repro.harness.cpu_classes import process_class  # noqa: E402
 from repro.harness.lowerings import WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
-from tests.outcomes import assert_equals_eager  # noqa: E402
+from tests.support.outcomes import assert_equals_eager  # noqa: E402
 from workaround.partitioner.exact_rewrites import TORCH_SPECIAL_VALUES_PASSES  # noqa: E402
 
 pytestmark = pytest.mark.executorch

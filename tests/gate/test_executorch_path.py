@@ -8,9 +8,9 @@ workaround may be retired. Cases that are correct are asserted correct.
 
 import pytest
 
-from tests.helpers import other_cpu_classes, skip_module_without_executorch_path
-from tests.outcomes import assert_equals_eager, expected_failure
-from tests.release_behaviour import (
+from tests.support.helpers import other_cpu_classes, skip_module_without_executorch_path
+from tests.support.outcomes import assert_equals_eager, expected_failure
+from tests.support.release_behaviour import (
     ALIAS_COPY_DELEGATED_FROM,
     installed_openvino,
     stock_outcome,

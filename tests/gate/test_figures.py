@@ -1,17 +1,18 @@
-"""Every count README.md and docs/ state is the one its source gives today (``tests/figures.py``): the catalogue,
-its stock expectations, the mutations, the conformance record, the registry of differences, the LLM tier and the
-last recorded gate runs and checker fuzz."""
+"""Every count README.md and docs/ state is the one its source gives today (``tests/tools/figures.py``): the
+catalogue, its stock expectations, the mutations, the conformance record, the registry of differences, the LLM tier
+and the last recorded gate runs and checker fuzz."""
 
 import json
 
 import pytest
 
-from tests import figures, mutations
+from tests.tools import figures, mutations
 
 
 def test_every_figure_in_the_readme_and_docs_is_what_its_source_says():
     stale = figures.stale_figures()
-    assert not stale, "\n".join([stale.describe() for stale in stale] + ["fix: python -m tests.figures --write"])
+    assert not stale, "\n".join([stale.describe() for stale in stale]
+                                 + ["fix: python -m tests.tools.figures --write"])
 
 
 @pytest.mark.parametrize(("text", "said"), [
@@ -62,16 +63,16 @@ def test_the_recorded_checker_fuzz_found_no_disagreement():
 
 
 def test_every_mutation_has_a_recorded_red_run_of_its_current_definition():
-    """docs/ say every mutation turns the gate red: each has a recorded run (``python -m tests.mutations --only
-    NAME --record``) of the text it edits today, and a test caught it."""
+    """docs/ say every mutation turns the gate red: each has a recorded run (``python -m tests.tools.mutations
+    --only NAME --record``) of the text it edits today, and a test caught it."""
     not_red = {name: "no recorded run of this definition" if run is None else f"not caught: {run}"
                for name, run in mutations.recorded_runs().items() if run is None or not run["caught_by"]}
     assert not not_red, f"run again with --record: {not_red}"
 
 
 def test_recording_a_partial_checker_fuzz_is_refused_in_one_line_before_any_work():
-    from tests.bad_input import assert_one_line
-    from tests.helpers import run_cli
+    from tests.support.bad_input import assert_one_line
+    from tests.support.helpers import run_cli
 
     before = figures.CHECKER_FUZZ.read_bytes()
     result = run_cli("python", "-m", "benchmarks.checker_fuzz", "--record", "--every", "2", timeout=120)

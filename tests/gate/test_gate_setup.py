@@ -4,15 +4,15 @@ import os
 
 import pytest
 
-from tests.helpers import PROJECT, run_cli
-from tests.mutations import MUTATIONS
+from tests.support.helpers import PROJECT, run_cli
+from tests.tools.mutations import MUTATIONS
 
 # A module-level skip decision with torch made unimportable, as in an env whose install went wrong.
 CHILD = """
 import sys
 sys.modules["torch"] = None
 import pytest
-from tests.helpers import skip_module_without_executorch_path
+from tests.support.helpers import skip_module_without_executorch_path
 try:
     skip_module_without_executorch_path()
 except pytest.skip.Exception as skipped:
@@ -78,7 +78,7 @@ def test_the_gate_and_its_children_compute_at_f32():
 
 @pytest.mark.parametrize("name", list(MUTATIONS))
 def test_each_mutation_still_applies_to_exactly_one_place(name):
-    """``python -m tests.mutations`` breaks the code in known ways and expects this gate red; a mutation whose
-    text was moved or reworded would test nothing, so it must still find its text exactly once."""
+    """``python -m tests.tools.mutations`` breaks the code in known ways and expects this gate red; a mutation
+    whose text was moved or reworded would test nothing, so it must still find its text exactly once."""
     _, relative, text, _ = MUTATIONS[name]
-    assert (PROJECT / relative).read_text().count(text) == 1, f"mutation {name}: update tests/mutations.py"
+    assert (PROJECT / relative).read_text().count(text) == 1, f"mutation {name}: update tests/tools/mutations.py"

@@ -6,7 +6,7 @@ left to OpenVINO)."""
 
 import pytest
 
-from tests.helpers import ad_hoc_case, skip_module_without_executorch_path
+from tests.support.helpers import ad_hoc_case, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 

@@ -8,8 +8,12 @@ import sys
 import pytest
 
 from repro import attachment_commands as commands
-from tests.outcomes import UPSTREAM_CHANGED
-from tests.release_behaviour import C_API_IN_WHEEL_FROM, IMPORT_KEEPS_CALLER_BUFFER_FROM, installed_openvino
+from tests.support.outcomes import UPSTREAM_CHANGED
+from tests.support.release_behaviour import (
+    C_API_IN_WHEEL_FROM,
+    IMPORT_KEEPS_CALLER_BUFFER_FROM,
+    installed_openvino,
+)
 
 PROGRAM = "openvino_import_lifetime.c"
 

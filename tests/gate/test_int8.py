@@ -7,8 +7,8 @@ import functools
 import numpy as np
 import pytest
 
-from tests.helpers import ad_hoc_case, skip_module_without_executorch_path
-from tests.outcomes import UPSTREAM_CHANGED
+from tests.support.helpers import ad_hoc_case, skip_module_without_executorch_path
+from tests.support.outcomes import UPSTREAM_CHANGED
 
 skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch

@@ -9,7 +9,7 @@ width): ``tox -e large``.
 
 import pytest
 
-from tests.helpers import ad_hoc_case, lower_save_run, skip_module_without_executorch_path, tagged
+from tests.support.helpers import ad_hoc_case, lower_save_run, skip_module_without_executorch_path, tagged
 
 skip_module_without_executorch_path()
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.helpers import PROJECT
+from tests.support.helpers import PROJECT
 
 ENTRY = re.compile(r"^(?P<indent> {0,2})(?P<path>[\w./-]+)(\s|$)")
 

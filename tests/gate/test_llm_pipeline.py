@@ -6,8 +6,8 @@ bytes and by path."""
 
 import pytest
 
-from tests.helpers import skip_module_without_executorch_path
-from tests.outcomes import LoweringFailed, WrongValues, expected_failure
+from tests.support.helpers import skip_module_without_executorch_path
+from tests.support.outcomes import LoweringFailed, WrongValues, expected_failure
 
 skip_module_without_executorch_path()
 pytest.importorskip("nncf", reason="ExecuTorch's OpenVINO LLM pipeline imports NNCF")

@@ -1,6 +1,7 @@
-"""The stock and the patched runs of ExecuTorch's op tests are kept across test runs (``tests/op_test_runs.py``):
-under a key that changes with every input its outcome depends on, so a changed input runs it again, and an
-unchanged one reads it back. No op test runs here: the inputs are copies and stand-ins, the run a counter."""
+"""The stock and the patched runs of ExecuTorch's op tests are kept across test runs
+(``tests/plugins/op_test_runs.py``): under a key that changes with every input its outcome depends on, so a changed
+input runs it again, and an unchanged one reads it back. No op test runs here: the inputs are copies and stand-ins,
+the run a counter."""
 
 import ast
 import shutil
@@ -9,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from repro.harness.op_tests import CRASHED, op_tests_dir
-from tests.helpers import PROJECT, skip_module_without_executorch_path
-from tests.op_test_runs import HARNESS, kept, op_test_run_inputs, run_key
+from tests.plugins.op_test_runs import HARNESS, kept, op_test_run_inputs, run_key
+from tests.support.helpers import PROJECT, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 DISTRIBUTIONS = ["executorch==1.5.1", "openvino==2026.4.1", "torch==2.13.0"]
@@ -86,7 +87,7 @@ def test_a_run_whose_op_tests_crashed_is_not_kept(tmp_path, crashed):
 
 def test_the_patched_runs_key_changes_with_each_patch_and_differs_from_the_stock_runs(monkeypatch, tmp_path):
     """The patched run is kept too: under a key of its own that every patch of every series is an input of."""
-    from tests import op_test_runs
+    from tests.plugins import op_test_runs
 
     patches = shutil.copytree(op_test_runs.PATCHES, tmp_path / "executorch")
     monkeypatch.setattr(op_test_runs, "PATCHES", patches)

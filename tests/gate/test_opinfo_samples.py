@@ -5,7 +5,7 @@ import unittest
 
 import pytest
 
-from tests.helpers import skip_module_without_executorch_path
+from tests.support.helpers import skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 import torch  # noqa: E402

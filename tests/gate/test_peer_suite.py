@@ -1,6 +1,6 @@
 """ExecuTorch's own OpenVINO op tests (shipped in the executorch wheel), run stock and with the workaround
-installed, and compared test by test and subtest by subtest (``tests/op_test_runs.py`` runs each way once per
-gate run). With our upstream patches applied they run in the upstream env
+installed, and compared test by test and subtest by subtest (``tests/plugins/op_test_runs.py`` runs each way once
+per gate run). With our upstream patches applied they run in the upstream env
 (``tests/upstream/test_peer_suite_with_our_patches.py``).
 
 Their stock outcome is not ours to fix (9 passed, 25 failed on 2026.4.1 with executorch 1.5.1:
@@ -12,8 +12,8 @@ from collections import Counter
 
 import pytest
 
-from tests.helpers import skip_module_without_executorch_path
-from tests.op_test_runs import changed
+from tests.plugins.op_test_runs import changed
+from tests.support.helpers import skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 pytestmark = [pytest.mark.executorch, pytest.mark.peer_suite]

@@ -1,5 +1,5 @@
 """The plain OpenVINO reproducer shows, on the installed release, the symptoms that
-release is known for (tests/release_behaviour.py) -- no more, no fewer.
+release is known for (tests/support/release_behaviour.py) -- no more, no fewer.
 
 A failure here means OpenVINO changed: the message says which symptom appeared or
 disappeared, which is the signal to update the upstream report and to check whether
@@ -14,8 +14,8 @@ import pytest
 
 from repro import plain_openvino as plain
 from repro import plain_openvino_cpp as cpp
-from tests.helpers import PROJECT, run_cli
-from tests.release_behaviour import (
+from tests.support.helpers import PROJECT, run_cli
+from tests.support.release_behaviour import (
     C_API_IN_WHEEL_FROM,
     CPP_HEADERS_IN_WHEEL_FROM,
     TORCH_ALIAS_COPY_CONVERTS_FROM,
@@ -55,7 +55,7 @@ def change_message(run, expected):
     return (f"OpenVINO {installed_openvino()} no longer behaves as the release table says for "
             f"{run['api']}/{run['model']}/{run['order']}: appeared {sorted(seen - expected) or 'nothing'}, "
             f"disappeared {sorted(expected - seen) or 'nothing'} (max |diff| {run['max_abs_diff']}). "
-            "Re-measure, update tests/release_behaviour.py and the upstream report, and check whether the "
+            "Re-measure, update tests/support/release_behaviour.py and the upstream report, and check whether the "
             "workaround can be retired.")
 
 

@@ -18,20 +18,20 @@ import json
 import pytest
 
 from repro.harness.cpu_classes import reachable_classes
-from tests.helpers import (
+from tests.support.helpers import (
     DATA,
     skip_module_without_executorch_path,
     skip_unless_this_release_compiled_the_tracked_programs,
     stamp_of,
 )
-from tests.outcomes import UPSTREAM_CHANGED
+from tests.support.outcomes import UPSTREAM_CHANGED
 from workaround.checker import compatibility_stamp, restamping
 
 skip_module_without_executorch_path()
 from repro.harness import catalogue  # noqa: E402
 from repro.harness.case_runs import GATE_LOADS, eager_outputs, load_outcome, tensor_dim_order  # noqa: E402
 from repro.harness.program_runner import RunStatus  # noqa: E402
-from tests.release_behaviour import stock_outcome  # noqa: E402
+from tests.support.release_behaviour import stock_outcome  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 # (file, catalogue case, lowering)

@@ -19,8 +19,8 @@ import os
 import pytest
 
 from repro.harness.cpu_classes import process_class
-from tests.checker_fuzz import flipped
-from tests.helpers import (
+from tests.support.checker_fuzz import flipped
+from tests.support.helpers import (
     DATA,
     PROJECT,
     TRACKED_PROGRAMS,

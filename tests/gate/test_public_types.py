@@ -11,7 +11,7 @@ import textwrap
 import pytest
 
 import workaround
-from tests.helpers import PROJECT
+from tests.support.helpers import PROJECT
 
 pytest.importorskip("mypy", reason="mypy is in the test group: reinstall the env")
 

@@ -10,7 +10,7 @@ blobs, the first moving the second, is rewritten there and back and run in the r
 
 import pytest
 
-from tests.helpers import TRACKED_PROGRAMS, ad_hoc_case, stamp_of
+from tests.support.helpers import TRACKED_PROGRAMS, ad_hoc_case, stamp_of
 from workaround.checker import compatibility_stamp, restamping
 from workaround.checker.pte import program_schema, reader
 

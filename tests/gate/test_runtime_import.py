@@ -6,7 +6,7 @@ the compiler is the upstream env's test of our report's reproducer: when it turn
 import json
 import sys
 
-from tests.helpers import run_cli, skip_module_without_executorch_path
+from tests.support.helpers import run_cli, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 from repro.harness.runtime_import import COMPILER, import_runtime_without_the_compiler  # noqa: E402

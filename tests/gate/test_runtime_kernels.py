@@ -8,7 +8,7 @@ every op of the guard tables alone and loads it by path in the real runtime (a m
 
 import pytest
 
-from tests.helpers import skip_module_without_executorch_path, tagged
+from tests.support.helpers import skip_module_without_executorch_path, tagged
 
 skip_module_without_executorch_path()
 import torch  # noqa: E402
@@ -17,7 +17,7 @@ import torch.nn.functional as F  # noqa: E402
 from repro.harness.lowering import lower  # noqa: E402
 from repro.harness.lowerings import NONE  # noqa: E402
 from repro.harness.program_runner import RunStatus  # noqa: E402
-from tests.helpers import ad_hoc_case  # noqa: E402
+from tests.support.helpers import ad_hoc_case  # noqa: E402
 from workaround.partitioner.rules.exclusion import CannotHandBackError  # noqa: E402
 from workaround.partitioner.rules.runtime_kernels import installed_operators, kernel_name  # noqa: E402
 

@@ -18,7 +18,7 @@ import os
 
 import pytest
 
-from tests.helpers import ad_hoc_case, skip_module_without_executorch_path
+from tests.support.helpers import ad_hoc_case, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 import torch  # noqa: E402
@@ -27,7 +27,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from repro.harness.case_runs import run_case  # noqa: E402
 from repro.harness.lowerings import WORKAROUND, WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
-from tests.outcomes import assert_equals_eager  # noqa: E402
+from tests.support.outcomes import assert_equals_eager  # noqa: E402
 from workaround import check_program  # noqa: E402
 
 pytestmark = pytest.mark.executorch

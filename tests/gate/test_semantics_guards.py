@@ -8,7 +8,7 @@ cases (tests/gate/test_workaround_end_to_end.py); here only membership, by op id
 
 import pytest
 
-from tests.helpers import skip_module_without_executorch_path, tagged
+from tests.support.helpers import skip_module_without_executorch_path, tagged
 
 skip_module_without_executorch_path()
 import torch  # noqa: E402

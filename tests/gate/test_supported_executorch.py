@@ -7,7 +7,7 @@ import tomllib
 import pytest
 
 from repro import releases
-from tests.helpers import PROJECT
+from tests.support.helpers import PROJECT
 from workaround.partitioner.hooks import supported_executorch as supported
 
 
@@ -49,6 +49,6 @@ def test_the_range_is_the_gates_executorch_axis_and_the_packages_extra():
 
 
 def test_every_gated_executorch_release_has_its_expected_behaviour():
-    from tests.release_behaviour import EXECUTORCH_BACKENDS
+    from tests.support.release_behaviour import EXECUTORCH_BACKENDS
 
     assert set(EXECUTORCH_BACKENDS) == {releases.HEADLINE_EXECUTORCH, *releases.EXECUTORCH_FACTORS.values()}

@@ -6,21 +6,21 @@ import json
 
 import pytest
 
-from tests.candidate_gate import under_test
-from tests.helpers import (
+from tests.plugins.candidate_gate import under_test
+from tests.support.helpers import (
     ad_hoc_case,
     lower_save_run,
     other_cpu_classes,
     run_cli,
     skip_module_without_executorch_path,
 )
-from tests.outcomes import (
+from tests.support.outcomes import (
     Crashed,
     WrongValues,
     assert_check_is_clean,
     assert_equals_eager,
 )
-from tests.release_behaviour import (
+from tests.support.release_behaviour import (
     IMPORT_KEEPS_CALLER_BUFFER_FROM,
     installed_openvino,
     stock_outcome,
@@ -43,8 +43,8 @@ from repro.harness.lowerings import (  # noqa: E402
 )
 from repro.harness.outcomes import Outcome  # noqa: E402
 from repro.harness.program_runner import RunStatus  # noqa: E402
-from tests.graph_models import copy_used_inside_and_outside, partitions_around_an_unsupported_op  # noqa: E402
-from tests.workaround_expectations import (  # noqa: E402
+from tests.support.graph_models import copy_used_inside_and_outside, partitions_around_an_unsupported_op  # noqa: E402
+from tests.support.workaround_expectations import (  # noqa: E402
     CANNOT_HAND_BACK,
     CORRECTED,
     KEEPS_OPENVINO_SPECIAL_VALUES,

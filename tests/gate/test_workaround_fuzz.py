@@ -19,7 +19,7 @@ import os
 
 import pytest
 
-from tests.helpers import ad_hoc_case, skip_module_without_executorch_path
+from tests.support.helpers import ad_hoc_case, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 import torch  # noqa: E402
@@ -29,8 +29,8 @@ from hypothesis import strategies as st  # noqa: E402
 from repro.harness import catalogue  # noqa: E402
 from repro.harness.case_runs import run_case  # noqa: E402
 from repro.harness.lowerings import NONE  # noqa: E402
-from tests.candidate_gate import under_test  # noqa: E402
-from tests.outcomes import assert_equals_eager  # noqa: E402
+from tests.plugins.candidate_gate import under_test  # noqa: E402
+from tests.support.outcomes import assert_equals_eager  # noqa: E402
 from workaround import check_program  # noqa: E402
 
 pytestmark = pytest.mark.executorch

@@ -7,7 +7,7 @@ Structure is checked by op identity, never by generated node names.
 
 import pytest
 
-from tests.helpers import skip_module_without_executorch_path, tagged
+from tests.support.helpers import skip_module_without_executorch_path, tagged
 
 skip_module_without_executorch_path()
 import torch  # noqa: E402
@@ -15,7 +15,7 @@ from executorch.backends.openvino.partitioner import OpenvinoPartitioner  # noqa
 
 from repro.harness import catalogue  # noqa: E402
 from repro.harness.program_contents import op_name  # noqa: E402
-from tests.graph_models import copy_used_inside_and_outside, partitions_around_an_unsupported_op  # noqa: E402
+from tests.support.graph_models import copy_used_inside_and_outside, partitions_around_an_unsupported_op  # noqa: E402
 from workaround import UnsafeCopyError  # noqa: E402
 from workaround.partitioner.graph.nodes import aten_op  # noqa: E402
 from workaround.partitioner.rules.copy_ops import PASS_THROUGH_COPY_OPS  # noqa: E402

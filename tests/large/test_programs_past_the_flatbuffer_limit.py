@@ -28,8 +28,8 @@ import pytest
 from repro.harness.large_program import EAGER, INPUT, PROGRAM, WEIGHT_BYTES, WITHOUT_BIASES, in_child
 from repro.harness.llm_pipeline import LLAMA_3_2_1B
 from repro.harness.precision import F32_ISA_CAP
-from tests.helpers import skip_module_without_executorch_path
-from tests.release_behaviour import stock_use_after_free
+from tests.support.helpers import skip_module_without_executorch_path
+from tests.support.release_behaviour import stock_use_after_free
 
 skip_module_without_executorch_path()
 
@@ -124,7 +124,7 @@ def test_the_stock_program_runs_as_the_release_table_expects(exported, load):
         assert run["error"] is not None, f"stock by path should crash on this release: {run}"
         assert run["error"].startswith("SIGSEGV"), (
             f"stock by path should read its freed blob (its biases are read in place) and crash: {run}; if it "
-            "ran, upstream changed: retire this expectation (tests/release_behaviour.py)")
+            "ran, upstream changed: retire this expectation (tests/support/release_behaviour.py)")
         return
     assert_ran_equal_to_eager(run, folder)
 

@@ -8,8 +8,8 @@ from xml.etree import ElementTree
 
 import pytest
 
-from tests.helpers import END_TO_END, run_cli, skip_module_without_executorch_path
-from tests.release_behaviour import stock_use_after_free
+from tests.support.helpers import END_TO_END, run_cli, skip_module_without_executorch_path
+from tests.support.release_behaviour import stock_use_after_free
 
 skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch
@@ -49,8 +49,9 @@ def test_the_stock_partitioner_as_a_candidate_fails_naming_the_first_case_of_eac
     code, output, _ = gate(tmp_path, "--partitioner", STOCK)
     assert code == 1, output[-3000:]
     assert "  copies          FAILED: 0 passed, 1 failed" in output
-    first_copy = ("first failure: test_workaround_equals_eager[upstream_clone_sin]: tests.outcomes.WrongValues: "
-                  "upstream_clone_sin (candidate partitioner, loaded from bytes): output 0 differs from eager by")
+    first_copy = ("first failure: test_workaround_equals_eager[upstream_clone_sin]: "
+                  "tests.support.outcomes.WrongValues: upstream_clone_sin (candidate partitioner, loaded from "
+                  "bytes): output 0 differs from eager by")
     assert first_copy in output
     assert "  channels-last   FAILED: 0 passed, 1 failed" in output
     assert "first failure: test_workaround_equals_eager[conv_channels_last_input]" in output
@@ -70,7 +71,8 @@ def test_the_stock_partitioner_as_a_candidate_fails_naming_the_first_case_of_eac
 ])
 def test_a_bad_candidate_is_a_one_line_usage_error_before_any_test_runs(pytester, options, message):
     """In a pytest run of its own (in this process: the plugin's checks raise before anything is changed)."""
-    result = pytester.runpytest_inprocess("-p", "tests.candidate_gate", "-p", "no:cacheprovider", "-q", *options)
+    result = pytester.runpytest_inprocess("-p", "tests.plugins.candidate_gate", "-p", "no:cacheprovider", "-q",
+                                          *options)
     assert result.ret == pytest.ExitCode.USAGE_ERROR, "\n".join(result.outlines + result.errlines)[-2000:]
     [line] = [line for line in result.errlines if line.startswith("ERROR:")]
     assert message in line

@@ -8,7 +8,7 @@ from importlib.metadata import version
 
 import pytest
 
-from tests.helpers import PROJECT, package_source, run_cli
+from tests.support.helpers import PROJECT, package_source, run_cli
 
 SHIPPED = PROJECT / "tests" / "data" / "stock_upstream_clone_sin.pte"
 

@@ -10,8 +10,8 @@ from packaging.version import Version
 
 from repro import plain_openvino, releases
 from repro.harness.cli import ExitStatus
-from tests.bad_input import assert_one_line
-from tests.helpers import PROJECT, REPRO, run_cli
+from tests.support.bad_input import assert_one_line
+from tests.support.helpers import PROJECT, REPRO, run_cli
 
 BISECT = "exit status (git-bisect convention): 0 correct, 1 bug reproduced, 2 usage error, 125 could not test"
 # Each script's --help, as a user reads it, ends with its exit codes: the whole sentence is held here.

@@ -6,7 +6,7 @@ from pathlib import Path
 from repro.harness import conformance_record
 from repro.harness.cpu_classes import ORDER
 from repro.reports import openvino_special_values
-from tests.helpers import PROJECT, run_cli
+from tests.support.helpers import PROJECT, run_cli
 
 RELEASE = "2026.4.1"  # the release the docs show
 DOCS_CLASS = "avx512_bf16"  # the class whose whole table the docs show (the others: the rows that differ)

@@ -9,9 +9,9 @@ import pytest
 
 from repro.reports import executorch_runtime_import, pytorch_cia_materialization
 from repro.reports import markdown as report_markdown
-from tests.helpers import ATTACHMENTS, run_cli, skip_module_without_executorch_path
-from tests.outcomes import UPSTREAM_CHANGED
-from tests.recorded_matrix import executorch_matrix
+from tests.support.helpers import ATTACHMENTS, run_cli, skip_module_without_executorch_path
+from tests.support.outcomes import UPSTREAM_CHANGED
+from tests.support.recorded_matrix import executorch_matrix
 
 skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch

@@ -8,8 +8,8 @@ import pytest
 
 from repro.harness import precision
 from repro.reports import markdown as report_markdown
-from tests.helpers import ATTACHMENTS, cpu_default_is_bf16, run_cli, skip_module_without_executorch_path
-from tests.release_behaviour import (
+from tests.support.helpers import ATTACHMENTS, cpu_default_is_bf16, run_cli, skip_module_without_executorch_path
+from tests.support.release_behaviour import (
     ABS_OF_CONSTANTS_DROPPED_FROM,
     STAMPED_FROM,
     installed_openvino,
@@ -105,7 +105,7 @@ def test_executorch_reproducer_without_nncf_says_it_could_not_test(name):
 def report_pasting(report_module, render, output):
     """The report ``render`` makes of a matrix whose newest row ran its reproducer (``report_module.FIELD``,
     exit 1) and printed ``output``: checked to paste the reproducer and that output verbatim."""
-    from tests.recorded_matrix import executorch_matrix
+    from tests.support.recorded_matrix import executorch_matrix
 
     matrix = executorch_matrix()
     matrix["rows"][-1][report_module.FIELD] = {"exit_code": 1, "output": output, "stdout": output}

@@ -27,9 +27,15 @@ import pytest
 
 from repro.harness import catalogue, op_tests, precision
 from repro.harness import executorch_patches as patches
-from tests.helpers import END_TO_END, PROJECT, cpu_default_is_bf16, run_cli, skip_module_without_executorch_path
-from tests.release_behaviour import STAMPED_FROM, installed_openvino, stock_outcome, stock_use_after_free
-from tests.workaround_expectations import CORRECTED
+from tests.support.helpers import (
+    END_TO_END,
+    PROJECT,
+    cpu_default_is_bf16,
+    run_cli,
+    skip_module_without_executorch_path,
+)
+from tests.support.release_behaviour import STAMPED_FROM, installed_openvino, stock_outcome, stock_use_after_free
+from tests.support.workaround_expectations import CORRECTED
 
 skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch
@@ -341,7 +347,7 @@ def test_runtime_patch_build_fails_in_one_line_without_a_compiler(executorch_sou
 
 
 def test_a_folder_that_is_not_an_executorch_checkout_is_a_usage_error(pytester, tmp_path):
-    result = pytester.runpytest_inprocess("-p", "tests.executorch_source", "-p", "no:cacheprovider", "-q",
+    result = pytester.runpytest_inprocess("-p", "tests.plugins.executorch_source", "-p", "no:cacheprovider", "-q",
                                           "--executorch-source", str(tmp_path))
     assert result.ret == pytest.ExitCode.USAGE_ERROR, "\n".join(result.outlines + result.errlines)[-2000:]
     [line] = [line for line in result.errlines if line.startswith("ERROR:")]
@@ -351,7 +357,7 @@ def test_a_folder_that_is_not_an_executorch_checkout_is_a_usage_error(pytester, 
 def test_without_a_checkout_the_runtime_patch_tests_skip_saying_how_to_run_them(pytester, monkeypatch):
     monkeypatch.delenv(patches.SOURCE_VARIABLE, raising=False)
     pytester.makepyfile("def test_build(executorch_source):\n    pass\n")
-    result = pytester.runpytest_inprocess("-p", "tests.executorch_source", "-p", "no:cacheprovider", "-rs")
+    result = pytester.runpytest_inprocess("-p", "tests.plugins.executorch_source", "-p", "no:cacheprovider", "-rs")
     result.assert_outcomes(skipped=1)
     assert "--executorch-source DIR" in "\n".join(result.outlines)
 

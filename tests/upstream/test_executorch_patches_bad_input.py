@@ -3,8 +3,8 @@ and exit 2, nothing made (an unwritable or dangling-symlink DIR was a traceback 
 
 import pytest
 
-from tests.bad_input import assert_one_line, digests
-from tests.helpers import run_cli
+from tests.support.bad_input import assert_one_line, digests
+from tests.support.helpers import run_cli
 
 pytest.importorskip("executorch")
 

@@ -3,8 +3,8 @@ the programs already in --save-dir kept without --force (overwritten with it: te
 
 import pytest
 
-from tests.bad_input import assert_one_line, digests
-from tests.helpers import REPRO, run_cli, skip_module_without_executorch_path
+from tests.support.bad_input import assert_one_line, digests
+from tests.support.helpers import REPRO, run_cli, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 SAVED = "upstream_clone_sin.stock.pte"  # what --case upstream_clone_sin writes with the stock partitioner

@@ -9,7 +9,13 @@ import os
 import pytest
 
 from repro.harness.cli import ExitStatus
-from tests.helpers import REPRO, THIRD_PARTY_NOISE, cli_run_once, run_cli, skip_module_without_executorch_path
+from tests.support.helpers import (
+    REPRO,
+    THIRD_PARTY_NOISE,
+    cli_run_once,
+    run_cli,
+    skip_module_without_executorch_path,
+)
 
 skip_module_without_executorch_path()
 executorch_path = pytest.importorskip("repro.executorch_path")

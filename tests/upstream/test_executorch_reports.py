@@ -22,8 +22,8 @@ from repro.reports import (
 )
 from repro.reports import markdown as report_markdown
 from repro.reports.markdown import code_block as md_block
-from tests.helpers import run_cli
-from tests.recorded_matrix import (
+from tests.support.helpers import run_cli
+from tests.support.recorded_matrix import (
     EXECUTORCH_ROWS,
     IMPORT_RECORDED,
     executorch_matrix,

@@ -10,7 +10,7 @@ names it predicts to what programs call (``tests/gate/test_runtime_kernels.py``)
 
 import pytest
 
-from tests.helpers import ad_hoc_case, skip_module_without_executorch_path
+from tests.support.helpers import ad_hoc_case, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 import torch  # noqa: E402

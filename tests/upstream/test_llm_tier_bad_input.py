@@ -3,8 +3,8 @@ export, and nothing is written."""
 
 import pytest
 
-from tests.bad_input import assert_refused_creating_nothing
-from tests.helpers import REPRO
+from tests.support.bad_input import assert_refused_creating_nothing
+from tests.support.helpers import REPRO
 
 pytest.importorskip("torch")
 

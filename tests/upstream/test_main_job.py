@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.helpers import THIRD_PARTY_NOISE, cli_run_once, skip_module_without_executorch_path
+from tests.support.helpers import THIRD_PARTY_NOISE, cli_run_once, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from tests.bad_input import assert_one_line
-from tests.helpers import REPRO, run_cli
+from tests.support.bad_input import assert_one_line
+from tests.support.helpers import REPRO, run_cli
 
 
 @pytest.mark.parametrize(("arguments", "says"), [

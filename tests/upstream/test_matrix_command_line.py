@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from tests.helpers import REPRO, run_cli
+from tests.support.helpers import REPRO, run_cli
 
 
 @pytest.mark.parametrize("text", ["latest", "2024", "24.0.0", "2024.0.0rc1", ","])

@@ -2,7 +2,7 @@
 as rows, the import column, ExecuTorch releases side by side)."""
 
 from repro.reports import matrix_report
-from tests.recorded_matrix import executorch_releases_row, failure_row, recorded_rows
+from tests.support.recorded_matrix import executorch_releases_row, failure_row, recorded_rows
 
 
 def test_release_table_has_one_column_per_api_and_order(recorded_matrix):

@@ -11,7 +11,7 @@ from repro import attachment_commands as commands
 from repro import dependencies, matrix_runs, releases
 from repro.reports import upstream as upstream_reports
 from repro.reports.matrix_row import MatrixRow
-from tests.helpers import PROJECT, REPRO, run_cli, table_line
+from tests.support.helpers import PROJECT, REPRO, run_cli, table_line
 
 
 @pytest.mark.parametrize(("body", "status", "detail"), [

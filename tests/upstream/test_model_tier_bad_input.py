@@ -6,8 +6,8 @@ import importlib.util
 
 import pytest
 
-from tests.bad_input import assert_one_line, assert_refused_creating_nothing
-from tests.helpers import REPRO, run_cli
+from tests.support.bad_input import assert_one_line, assert_refused_creating_nothing
+from tests.support.helpers import REPRO, run_cli
 
 pytest.importorskip("torch")
 

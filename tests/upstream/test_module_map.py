@@ -2,7 +2,7 @@
 
 import re
 
-from tests.helpers import PROJECT
+from tests.support.helpers import PROJECT
 
 DESIGN = PROJECT / "docs" / "design.md"
 

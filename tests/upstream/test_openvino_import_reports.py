@@ -5,8 +5,8 @@ import re
 
 from repro.reports import markdown as report_markdown
 from repro.reports import openvino_import_lifetime
-from tests.helpers import table_line
-from tests.recorded_matrix import IMPORT_RECORDED, import_matrix
+from tests.support.helpers import table_line
+from tests.support.recorded_matrix import IMPORT_RECORDED, import_matrix
 
 
 def test_import_report_names_the_first_bad_release_and_the_good_one_before_it():

@@ -18,9 +18,9 @@ import torch.nn.functional as F
 
 from repro import attachment_commands as commands
 from repro.reports import openvino_constant_abs, openvino_cpu_semantics, release_boundaries
-from tests.helpers import ATTACHMENTS, run_cli
-from tests.recorded_matrix import RECORDED
-from tests.release_behaviour import installed_openvino
+from tests.support.helpers import ATTACHMENTS, run_cli
+from tests.support.recorded_matrix import RECORDED
+from tests.support.release_behaviour import installed_openvino
 
 ROWS = {row["release"]: row for row in RECORDED["rows"]}
 INF = math.inf

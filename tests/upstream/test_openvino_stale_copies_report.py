@@ -4,9 +4,9 @@ pointers, and the snippet it pastes, run on the installed release."""
 import re
 
 from repro.reports import openvino_stale_copies as stale_copies_report
-from tests.helpers import run_cli
-from tests.recorded_matrix import DATA, recorded_rows
-from tests.release_behaviour import expected_symptoms
+from tests.support.helpers import run_cli
+from tests.support.recorded_matrix import DATA, recorded_rows
+from tests.support.release_behaviour import expected_symptoms
 
 REPORT_STRUCTURE = DATA / "openvino-stale-copies.structure.txt"
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tests.helpers import PROJECT, package_source, run_cli, skip_module_without_executorch_path
+from tests.support.helpers import PROJECT, package_source, run_cli, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch

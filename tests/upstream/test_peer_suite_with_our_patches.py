@@ -1,7 +1,8 @@
 """ExecuTorch's own OpenVINO op tests with our upstream patches applied (``repro/patches/executorch``: the copy
 exclusion, the channels-last conversion and the semantics guards, with the op tests they add), compared with
 the stock run test by test; the added tests also run alone against the stock backend (``python -m
-repro.harness.op_tests``). Each way runs once per test run (``tests/op_test_runs.py``). Marked ``peer_suite``.
+repro.harness.op_tests``). Each way runs once per test run (``tests/plugins/op_test_runs.py``). Marked
+``peer_suite``.
 
 The patches must keep every stock outcome, and each op test they add must pass with them and (but where stock
 gets it right already) fail without them.
@@ -10,8 +11,8 @@ gets it right already) fail without them.
 import pytest
 
 from repro.harness.op_tests import NEW_OP_TESTS
-from tests.helpers import skip_module_without_executorch_path
-from tests.op_test_runs import changed
+from tests.plugins.op_test_runs import changed
+from tests.support.helpers import skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 pytestmark = [pytest.mark.executorch, pytest.mark.peer_suite]

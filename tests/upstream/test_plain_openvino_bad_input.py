@@ -3,7 +3,7 @@ to run another API than theirs when --api named it)."""
 
 import pytest
 
-from tests.helpers import REPRO, run_cli
+from tests.support.helpers import REPRO, run_cli
 
 
 @pytest.mark.parametrize(("script", "arguments", "says"), [

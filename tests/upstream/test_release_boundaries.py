@@ -5,7 +5,7 @@ import pytest
 
 from repro.reports import openvino_stale_copies as stale_copies_report
 from repro.reports import release_boundaries
-from tests.recorded_matrix import RECORDED, failure_row, matrix_of, recorded_rows
+from tests.support.recorded_matrix import RECORDED, failure_row, matrix_of, recorded_rows
 
 
 def test_summary_says_where_each_symptom_starts_and_ends(recorded_matrix):

@@ -22,8 +22,8 @@ from repro.reports import matrix_report
 from repro.reports import openvino_cpu_stamp as stamp_report
 from repro.reports import openvino_import_lifetime as import_report
 from repro.reports import openvino_stale_copies as stale_report
-from tests.helpers import PROJECT, table_line
-from tests.recorded_matrix import RECORDED
+from tests.support.helpers import PROJECT, table_line
+from tests.support.recorded_matrix import RECORDED
 
 pytestmark = pytest.mark.matrix
 MATRIX = {**RECORDED, "summary": matrix_report.summarize(RECORDED["rows"], RECORDED["available"])}

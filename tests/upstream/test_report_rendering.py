@@ -9,7 +9,7 @@ import difflib
 import pytest
 
 from repro.reports import upstream
-from tests.recorded_matrix import DATA, RECORDED
+from tests.support.recorded_matrix import DATA, RECORDED
 
 ACCEPTED = DATA / "reports"
 

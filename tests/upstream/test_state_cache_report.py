@@ -8,9 +8,9 @@ import pytest
 
 from repro.reports import markdown as report_markdown
 from repro.reports import openvino_state_cache_update as report
-from tests.helpers import ATTACHMENTS, run_cli
-from tests.outcomes import UPSTREAM_CHANGED
-from tests.recorded_matrix import RECORDED
+from tests.support.helpers import ATTACHMENTS, run_cli
+from tests.support.outcomes import UPSTREAM_CHANGED
+from tests.support.recorded_matrix import RECORDED
 
 REPRODUCER = ATTACHMENTS / "openvino_state_cache_update.py"
 FORMS = ["reading only", "frontend: Transpose, ScatterNDUpdate, Transpose", "ScatterUpdate on axis 2",

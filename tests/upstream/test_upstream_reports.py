@@ -5,7 +5,7 @@ import pytest
 
 from repro.reports import markdown as md
 from repro.reports import upstream as upstream_reports
-from tests.recorded_matrix import IMPORT_RECORDED, executorch_matrix, import_matrix
+from tests.support.recorded_matrix import IMPORT_RECORDED, executorch_matrix, import_matrix
 
 MAIN_TEXT_WORDS = 600  # issue 31: a report a maintainer triages in five minutes
 

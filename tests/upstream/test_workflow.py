@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from repro.reports.executorch_issue import EXECUTORCH_MAIN
-from tests.helpers import run_cli
+from tests.support.helpers import run_cli
 
 PROJECT = Path(__file__).resolve().parents[2]
 WORKFLOW = yaml.safe_load((PROJECT / ".github" / "workflows" / "gate.yml").read_text())

@@ -7,7 +7,7 @@ what differs, where it was measured, the partitioner's rule that hands such a no
 keeps it delegated, the checker's finding for it in a shipped blob or why a blob cannot show it, and the catalogue
 cases that hold it. Built from it: the partitioner's op tables, reasons and rule order, the checker's semantic
 finding kinds and the list of what it cannot see (``openvino-pte-check --help``), and README.md's table of them
-(``python -m tests.figures``; the conformance rows of each entry's ops are counted from the record there).
+(``python -m tests.tools.figures``; the conformance rows of each entry's ops are counted from the record there).
 ``tests/gate/test_differences.py`` holds each entry to the code and data it names.
 
 Standard library only: the partitioner, the checker and the docs all read it.

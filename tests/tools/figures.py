@@ -8,17 +8,18 @@ and ``FIGURES`` says how each is computed: from the catalogue and its stock expe
 the mutations and their recorded runs (``docs/data/mutation-runs.json``), the conformance record, the recorded
 release matrix, the registry of differences (``workaround.contract.differences``: a whole table), the LLM tier's
 cases, the last recorded run of each tox env (``docs/data/gate-runs.json``, which ``--record-gate`` fills from the
-summary every tox run of the tests writes at its end, ``out/gate-runs/ENV.json``: ``tests/gate_runs.py``) and of
-the checker's differential fuzz (``docs/data/checker-fuzz.json``, written by ``python -m benchmarks.checker_fuzz
+summary every tox run of the tests writes at its end, ``out/gate-runs/ENV.json``: ``tests/tools/gate_runs.py``) and
+of the checker's differential fuzz (``docs/data/checker-fuzz.json``, written by ``python -m benchmarks.checker_fuzz
 --record``), and the real-width LLM benchmark's (``docs/data/llm-real-width.json``, ``python -m
 benchmarks.llm_real_width --record``). ``tests/gate/test_figures.py`` fails, naming the file, the figure and both
 values, when the text disagrees.
 
 In the gate's env (the catalogue needs torch), from the project's folder:
 
-    python -m tests.figures                         # check: exit 0 every figure current, 1 some stale
-    python -m tests.figures --write                 # rewrite the stale ones in place
-    python -m tests.figures --record-gate out/gate-runs/*.json --write   # keep those runs as their envs' last
+    python -m tests.tools.figures              # check: exit 0 every figure current, 1 some stale
+    python -m tests.tools.figures --write      # rewrite the stale ones in place
+    python -m tests.tools.figures --record-gate out/gate-runs/*.json --write   # keep those runs as their envs'
+    last
 
 Exit status: 0 current (or written), 1 some figure stale or unknown, 2 usage error.
 """
@@ -33,10 +34,10 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from tests.gate_runs import OUTCOMES, read_record
+from tests.tools.gate_runs import OUTCOMES, read_record
 from workaround.checker.command_line import OneLineErrors
 
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [PROJECT / "README.md", *sorted((PROJECT / "docs").glob("*.md"))]
 GATE_RUNS = PROJECT / "docs" / "data" / "gate-runs.json"
 CHECKER_FUZZ = PROJECT / "docs" / "data" / "checker-fuzz.json"
@@ -58,7 +59,7 @@ class Stale:
     def describe(self) -> str:
         where = self.document.relative_to(PROJECT) if self.document.is_relative_to(PROJECT) else self.document
         if self.current is None:
-            return (f"{where}: no figure named {self.figure!r} (tests/figures.py FIGURES), or no such run "
+            return (f"{where}: no figure named {self.figure!r} (tests/tools/figures.py FIGURES), or no such run "
                     f"recorded ({GATE_RUNS.relative_to(PROJECT)}, {CHECKER_FUZZ.relative_to(PROJECT)})")
         return f"{where}: figure {self.figure} says {self.written!r}, it is {self.current!r}"
 
@@ -66,12 +67,12 @@ class Stale:
 @cache
 def stock_kinds() -> Counter[str]:
     """Each catalogue case's stock outcome on the headline release, its first failure counted: from bytes, else by
-    path (``tests.release_behaviour.stock_outcome``, the gate's own expectations)."""
+    path (``tests.support.release_behaviour.stock_outcome``, the gate's own expectations)."""
     from packaging.version import Version
 
     from repro.harness.catalogue import CATALOGUE
     from repro.harness.outcomes import Outcome
-    from tests.release_behaviour import CRASHED_OR_WRONG, stock_outcome
+    from tests.support.release_behaviour import CRASHED_OR_WRONG, stock_outcome
 
     def kind(case: object) -> str:
         from_bytes, _ = stock_outcome(case, "bytes", Version(HEADLINE_OPENVINO), HEADLINE_CLASS)
@@ -92,7 +93,7 @@ def catalogue_cases() -> int:
 
 
 def mutations() -> dict[str, object]:
-    from tests.mutations import MUTATIONS, recorded_runs
+    from tests.tools.mutations import MUTATIONS, recorded_runs
 
     current = [run for run in recorded_runs().values() if run is not None]
     dates = sorted(run["date"] for run in current)
@@ -225,8 +226,8 @@ def differences_table() -> str:
 
 
 def mutation_runs_table() -> str:
-    """docs/gate.md's table of each mutation's recorded run (``python -m tests.mutations --record``)."""
-    from tests.mutations import MUTATIONS, recorded_runs
+    """docs/gate.md's table of each mutation's recorded run (``python -m tests.tools.mutations --record``)."""
+    from tests.tools.mutations import MUTATIONS, recorded_runs
 
     rows = ["| | what it breaks | recorded run | caught first by | run with |", "|---|---|---|---|---|"]
     for name, run in recorded_runs().items():
@@ -353,7 +354,7 @@ def record_gate(summary: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineErrors(prog="python -m tests.figures", description=__doc__.splitlines()[0])
+    parser = OneLineErrors(prog="python -m tests.tools.figures", description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="rewrite every stale figure in place")
     parser.add_argument("--record-gate", type=Path, nargs="+", default=[], metavar="SUMMARY",
                         help="first keep these runs' summaries (out/gate-runs/ENV.json) as their envs' last runs")

@@ -1,7 +1,8 @@
 """Each run of a tox env's tests leaves a summary, ``out/gate-runs/ENV.json``: the counts pytest reports, how long
-it took, when, at which commit, on which CPU class and releases. ``python -m tests.figures --record-gate`` keeps
-one as the env's last recorded run, which README.md and docs/ quote (``tests/figures.py``). The stamps every
-recorded run carries (``commit``, ``today``) and how a record is read are here for the other recorders too."""
+it took, when, at which commit, on which CPU class and releases. ``python -m tests.tools.figures --record-gate``
+keeps one as the env's last recorded run, which README.md and docs/ quote (``tests/tools/figures.py``). The stamps
+every recorded run carries (``commit``, ``today``) and how a record is read are here for the other recorders
+too."""
 
 import json
 import os
@@ -11,7 +12,7 @@ from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 OUTCOMES = ("passed", "failed", "skipped", "xfailed", "xpassed", "error")
 _started: list[float] = []
 

@@ -8,7 +8,7 @@ checkout's tox environment (``--workdir``), as ``tox -e ov2026.4`` would. By def
 its first failure (``-x``): a red gate and the test that caught it; ``--all`` runs it whole and lists
 every failing test.
 
-    python -m tests.mutations [--only a,c] [--all] [--json FILE] [--record] [-- PYTEST ARGUMENTS]
+    python -m tests.tools.mutations [--only a,c] [--all] [--json FILE] [--record] [-- PYTEST ARGUMENTS]
 
 ``--record`` keeps each mutation's run, with its commit, date and the pytest arguments it ran with, as the one
 docs/ quote (``docs/data/mutation-runs.json``); the gate's ``test_figures`` holds every mutation to a recorded red
@@ -33,9 +33,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.gate_runs import commit, read_record, today
+from tests.tools.gate_runs import commit, read_record, today
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parents[2]
 MUTATION_RUNS = PROJECT / "docs" / "data" / "mutation-runs.json"
 OWN_TEXT_CHECK = "tests/gate/test_gate_setup.py::test_each_mutation_still_applies_to_exactly_one_place"
 EMPTY_OR_SCALAR_DOC = '    """\'0-d\' or \'0-size\' for what the delegate cannot take at all, else None."""\n'

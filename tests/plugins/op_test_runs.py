@@ -32,7 +32,7 @@ import pytest
 
 from repro.harness.executorch_patches import PATCHES
 from repro.harness.op_tests import CRASHED, op_tests_dir, run_op_tests
-from tests.helpers import PROJECT, run_cli
+from tests.support.helpers import PROJECT, run_cli
 
 # Our files that run the op tests, stock or patched (``python -m repro.harness.op_tests`` and every ``repro``
 # module it imports, which a gate test checks): a change to any of them changes both runs' keys.

@@ -3,7 +3,7 @@ user does, one way to make an ad-hoc case, and one way to lower a model, save it
 the real runtime.
 
 (Records of catalogue cases come from ``repro.harness.case_runs.run_case`` through the ``lowered_case``
-fixture; comparing a record with eager is ``tests.outcomes.assert_equals_eager``.)
+fixture; comparing a record with eager is ``tests.support.outcomes.assert_equals_eager``.)
 """
 
 import functools
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from repro.releases import EXECUTORCH_LOWERS_FROM
-from tests.release_behaviour import installed_openvino
+from tests.support.release_behaviour import installed_openvino
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parents[2]
 REPRO = PROJECT / "repro"
 ATTACHMENTS = REPRO / "attachments"
 # The tests that hold each catalogue case's program to eager (marked ``equals_eager``): what a child pytest runs

@@ -14,7 +14,7 @@ from packaging.version import Version
 from repro.harness.cpu_classes import process_class
 from repro.harness.outcomes import Outcome
 from repro.harness.program_runner import Load
-from tests.outcomes import CRASHED_OR_WRONG
+from tests.support.outcomes import CRASHED_OR_WRONG
 
 STALE, DOWNSTREAM, OVERWRITTEN = "stale_output", "wrong_downstream", "input_overwritten"
 SLOT = "input_slot_is_output_buffer"  # get_input_tensor(0) returns output 0's buffer before infer()

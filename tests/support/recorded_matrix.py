@@ -10,7 +10,7 @@ from repro import releases
 from repro.reports import matrix_report
 from repro.reports.matrix_row import RowStatus, empty_row
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 RECORDED = json.loads((DATA / "matrix-all-releases.json").read_text())
 
 

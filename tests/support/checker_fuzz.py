@@ -25,7 +25,7 @@ from pathlib import Path
 from repro.harness.program_runner import ProgramRunner, RunStatus, how_it_ended
 from workaround.checker.check_command import EXIT_AFFECTED, EXIT_CLEAN, EXIT_UNREADABLE
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parents[2]
 SAMPLES = tuple(PROJECT / "tests" / "data" / name
                 for name in ("stock_upstream_clone_sin.pte", "workaround_upstream_clone_sin.pte"))
 FLIP = 0xFF
@@ -91,7 +91,7 @@ class CheckerRunner:
     """``with CheckerRunner() as checker: checker.run(path, "--json")`` -> CheckerRun."""
 
     def __init__(self) -> None:
-        self.child = subprocess.Popen([sys.executable, "-m", "tests.checker_fuzz"], cwd=PROJECT, text=True,
+        self.child = subprocess.Popen([sys.executable, "-m", "tests.support.checker_fuzz"], cwd=PROJECT, text=True,
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
     def __enter__(self) -> "CheckerRunner":

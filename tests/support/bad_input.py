@@ -24,7 +24,7 @@ def digests(*places: Path) -> dict[str, str]:
 def assert_refused_creating_nothing(folder: Path, script: Path, arguments: list[str], says: str) -> None:
     """``script`` run with ``arguments`` (``{file}`` standing for a file written in ``folder``) exits 2 with one
     line ``<script name>: error: ...`` saying ``says``, and ``folder`` holds that file alone, unchanged."""
-    from tests.helpers import run_cli
+    from tests.support.helpers import run_cli
 
     (folder / "file").write_text("a file")
     before = digests(folder)

@@ -1,8 +1,8 @@
 """Which catalogue cases the workaround is held to eager on, and which it refuses at export by design."""
 
 from repro.harness import catalogue
-from tests.outcomes import expected_failure
-from tests.release_behaviour import stock_outcome
+from tests.support.outcomes import expected_failure
+from tests.support.release_behaviour import stock_outcome
 
 REFUSED = "clone_channels_last_dim_order_off"
 # With dim order off ExecuTorch holds this channels-last output, but nothing can convert it at the

@@ -10,8 +10,8 @@ import pytest
 from repro.harness.outcomes import AT_EXPORT, Outcome
 
 UPSTREAM_CHANGED = ("Upstream behaviour changed: this case now does better than the release table "
-                    "(tests/release_behaviour.py) says. Re-check OpenVINO / ExecuTorch, update the table and "
-                    "the upstream report, and consider retiring the workaround.")
+                    "(tests/support/release_behaviour.py) says. Re-check OpenVINO / ExecuTorch, update the table "
+                    "and the upstream report, and consider retiring the workaround.")
 
 
 class CaseFailure(AssertionError):
@@ -80,7 +80,7 @@ def assert_check_is_clean(findings):
         raise CheckFindings(findings)
 
 
-# What the release table expects of a case (``tests/release_behaviour.py``): an outcome, or this, where the
+# What the release table expects of a case (``tests/support/release_behaviour.py``): an outcome, or this, where the
 # by-path load of a freed blob either crashes or reads garbage.
 CRASHED_OR_WRONG = "crashed_or_wrong"
 EXPECTED_RAISES = {Outcome.WRONG: WrongValues, Outcome.LOWERING_FAILED: LoweringFailed,

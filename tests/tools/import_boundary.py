@@ -3,7 +3,7 @@
 (``[tool.importlinter]``), so a new module cannot slip past it; and the rule bites: on a copy of the tree where a
 checker module imports torch, ``lint-imports`` fails naming that import.
 
-    python -m tests.import_boundary
+    python -m tests.tools.import_boundary
 """
 
 import shutil
@@ -13,7 +13,7 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 CONFIG = PROJECT / "pyproject.toml"
 # The checker module the copy breaks: one that imports nothing heavier than the standard library.
 BROKEN = "workaround.checker.compatibility_stamp"
