@@ -62,6 +62,8 @@ from workaround.partitioner.graph.nodes import aten_op, integral_dtype, is_integ
 from workaround.partitioner.rules.value_ranges import CONVERTING, ValueRanges
 
 aten = torch.ops.aten
+# Each entry's text, the reason a node it names is handed back with (``node.meta``, ``CannotHandBackError``).
+COMPUTES = {difference.name: difference.computes for difference in differences.DIFFERENCES}
 NOT_COMPUTED_AS_PYTORCH = {
     torch.float64: "float64 is computed in float32",
     torch.int16: "OpenVINO's frontend cannot take int16 tensors",
@@ -158,10 +160,10 @@ def wraps_around(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
     dtype = integral_dtype(node)
     if dtype in SATURATING and node.op == "call_function" and aten_op(node) not in CONVERTING and not (
             ranges.proven(node) and ranges.interval(node).within(dtype)):
-        return f"{dtype} arithmetic saturates in OpenVINO where PyTorch wraps around"
+        return f"{dtype}: {COMPUTES['narrow_integer_arithmetic_saturates']}"
     if aten_op(node) in WIDENING_REDUCTIONS and any(integral_dtype(argument) in SATURATING
                                                      for argument in node.all_input_nodes):
-        return "a uint8 / int8 sum saturates in its input's type in OpenVINO (PyTorch sums in int64)"
+        return COMPUTES["narrow_integer_sum_saturates"]
     return None
 
 
@@ -196,7 +198,7 @@ def integers_through_float32(node: torch.fx.Node, ranges: ValueRanges) -> str | 
     if op in INTEGERS_THROUGH_FLOAT32 and not integer_operands_within_float32(node, ranges):
         return INTEGERS_THROUGH_FLOAT32[op]
     if op in POWERS and not (ranges.proven(node) and ranges.interval(node).within_magnitude(FLOAT32_EXACT)):
-        return "integer pow goes through float32 (40001 ** 2 is 1600080000)"
+        return COMPUTES["integer_pow_through_float32"]
     return None
 
 
@@ -208,7 +210,7 @@ def divides_differently(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
     if integers and exact_in_float32(node, ranges):
         return None
     if op in REMAINDER_OPS:
-        return "fmod / remainder lose the remainder of a large quotient (computed through float32)"
+        return COMPUTES["remainder_through_float32"]
     if op not in DIVIDING:
         return None
     rounding: object
@@ -217,9 +219,9 @@ def divides_differently(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
     else:
         rounding = node.kwargs.get("rounding_mode", node.args[2] if len(node.args) > 2 else None)
     if rounding == "trunc":
-        return "trunc division goes through an int32 convert (quotients beyond 2**31, inf and NaN break)"
+        return COMPUTES["trunc_division_through_int32"]
     if rounding == "floor" and integers:
-        return "integer floor division goes through float32 (wrong above 2**24)"
+        return COMPUTES["division_through_float32"]
     return None
 
 
@@ -230,9 +232,9 @@ def pools_differently(node: torch.fx.Node) -> str | None:
     defaults: tuple[object, ...] = ([], [], [0], False, True, None)
     padding, ceil_mode, count_include_pad, divisor = (*node.args[1:], *defaults[len(node.args) - 1:])[2:]
     if divisor is not None:
-        return "avg_pool with divisor_override fails to convert in OpenVINO's frontend"
+        return COMPUTES["avg_pool_divisor_override"]
     if ceil_mode and count_include_pad and any(cast(list[int], padding)):
-        return "avg_pool with ceil_mode, count_include_pad and padding divides the last window by the kernel"
+        return COMPUTES["avg_pool_ceil_window_divisor"]
     return None
 
 
@@ -336,7 +338,7 @@ def float16_rounding_dropped(node: torch.fx.Node, partition_of: Callable[[torch.
         return None
     tag = partition_of(node)
     if any(partition_of(user) == tag and aten_op(user) not in FLOAT16_KEEPING for user in node.users):
-        return "float16 is computed in float32 inside OpenVINO: the rounding to float16 is dropped"
+        return COMPUTES["float16_rounding_dropped"]
     return None
 
 
