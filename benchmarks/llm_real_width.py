@@ -231,8 +231,7 @@ def recorded(result: dict, records: dict) -> dict:
     key, stamp = record_key(result), {"date": today(), "commit": commit()}
     earlier = records.get(key)
     if earlier is None or earlier["model"] != result["model"]:
-        ratios = ratios_of(result["timings"], result["export_seconds"])
-        return {**records, key: {**result, "ratios": ratios, "runs": [stamp]}}
+        earlier = {**result, "timings": {}, "export_seconds": {}, "runs": []}
     merged = {field: {**earlier[field], **result[field]} for field in ("timings", "export_seconds")}
     ratios = ratios_of(merged["timings"], merged["export_seconds"])
     return {**records, key: {**earlier, **merged, "ratios": ratios, "runs": [*earlier["runs"], stamp]}}

@@ -114,7 +114,7 @@ MUTATIONS = {
            "    if op not in INTEGERS_THROUGH_FLOAT32 and op not in POWERS:", "    if True:"),
     "ab": ("float16 values computed inside a partition left unrounded",
            "workaround/partitioner/rules/openvino_hand_back.py",
-           "        return COMPUTES[\"float16_rounding_dropped\"]",
+           "        return differences.named(\"float16_rounding_dropped\").computes",
            "        return None"),
     "ac": ("the exact rewrites not applied (NaN dropped again, or handed back to no kernel)",
            "workaround/partitioner/exact_rewrites/__init__.py", "            rewrite_pass.rewrite(model)",

@@ -5,6 +5,7 @@ report pastes that run from the matrix's newest row that has one."""
 import re
 
 import pytest
+from packaging.version import Version
 
 from repro.reports import markdown as report_markdown
 from repro.reports import openvino_state_cache_update as report
@@ -41,7 +42,7 @@ def test_every_update_form_copies_the_whole_cache_on_the_installed_release(insta
 
 def test_the_report_pastes_the_reproducer_and_the_newest_run_of_it(installed_run):
     rows = [dict(row) for row in RECORDED["rows"]]
-    newest = max(range(len(rows)), key=lambda index: [int(part) for part in rows[index]["release"].split(".")])
+    newest = max(range(len(rows)), key=lambda index: Version(rows[index]["release"]))
     rows[newest][report.FIELD] = installed_run
     text = report.openvino_state_cache_update({**RECORDED, "rows": rows})
     assert text.startswith("# [Performance]: a fixed-size KV cache kept as a state is copied whole")

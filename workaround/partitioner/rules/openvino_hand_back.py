@@ -62,8 +62,6 @@ from workaround.partitioner.graph.nodes import aten_op, integral_dtype, is_integ
 from workaround.partitioner.rules.value_ranges import CONVERTING, ValueRanges
 
 aten = torch.ops.aten
-# Each entry's text, the reason a node it names is handed back with (``node.meta``, ``CannotHandBackError``).
-COMPUTES = {difference.name: difference.computes for difference in differences.DIFFERENCES}
 NOT_COMPUTED_AS_PYTORCH = {
     torch.float64: "float64 is computed in float32",
     torch.int16: "OpenVINO's frontend cannot take int16 tensors",
@@ -160,10 +158,10 @@ def wraps_around(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
     dtype = integral_dtype(node)
     if dtype in SATURATING and node.op == "call_function" and aten_op(node) not in CONVERTING and not (
             ranges.proven(node) and ranges.interval(node).within(dtype)):
-        return f"{dtype}: {COMPUTES['narrow_integer_arithmetic_saturates']}"
+        return f"{dtype}: {differences.named('narrow_integer_arithmetic_saturates').computes}"
     if aten_op(node) in WIDENING_REDUCTIONS and any(integral_dtype(argument) in SATURATING
                                                      for argument in node.all_input_nodes):
-        return COMPUTES["narrow_integer_sum_saturates"]
+        return differences.named("narrow_integer_sum_saturates").computes
     return None
 
 
@@ -198,7 +196,7 @@ def integers_through_float32(node: torch.fx.Node, ranges: ValueRanges) -> str | 
     if op in INTEGERS_THROUGH_FLOAT32 and not integer_operands_within_float32(node, ranges):
         return INTEGERS_THROUGH_FLOAT32[op]
     if op in POWERS and not (ranges.proven(node) and ranges.interval(node).within_magnitude(FLOAT32_EXACT)):
-        return COMPUTES["integer_pow_through_float32"]
+        return differences.named("integer_pow_through_float32").computes
     return None
 
 
@@ -210,7 +208,7 @@ def divides_differently(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
     if integers and exact_in_float32(node, ranges):
         return None
     if op in REMAINDER_OPS:
-        return COMPUTES["remainder_through_float32"]
+        return differences.named("remainder_through_float32").computes
     if op not in DIVIDING:
         return None
     rounding: object
@@ -219,9 +217,9 @@ def divides_differently(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
     else:
         rounding = node.kwargs.get("rounding_mode", node.args[2] if len(node.args) > 2 else None)
     if rounding == "trunc":
-        return COMPUTES["trunc_division_through_int32"]
+        return differences.named("trunc_division_through_int32").computes
     if rounding == "floor" and integers:
-        return COMPUTES["division_through_float32"]
+        return differences.named("division_through_float32").computes
     return None
 
 
@@ -232,9 +230,9 @@ def pools_differently(node: torch.fx.Node) -> str | None:
     defaults: tuple[object, ...] = ([], [], [0], False, True, None)
     padding, ceil_mode, count_include_pad, divisor = (*node.args[1:], *defaults[len(node.args) - 1:])[2:]
     if divisor is not None:
-        return COMPUTES["avg_pool_divisor_override"]
+        return differences.named("avg_pool_divisor_override").computes
     if ceil_mode and count_include_pad and any(cast(list[int], padding)):
-        return COMPUTES["avg_pool_ceil_window_divisor"]
+        return differences.named("avg_pool_ceil_window_divisor").computes
     return None
 
 
@@ -283,8 +281,7 @@ NODE_RULES: dict[Rule, Callable[[torch.fx.Node, ValueRanges], str | None]] = {
 }
 # Each rule once, in the registry's order, with whether it runs only under special_values="torch".
 RULES = tuple(dict.fromkeys((difference.rule, difference.special_values) for difference in differences.DIFFERENCES
-                            if difference.owner == differences.Owner.OPENVINO and difference.rule in NODE_RULES
-                            and difference.rule is not None))
+                            if difference.owner == differences.Owner.OPENVINO and difference.rule in NODE_RULES))
 
 
 def computes_differently(node: torch.fx.Node, ranges: ValueRanges,
@@ -338,7 +335,7 @@ def float16_rounding_dropped(node: torch.fx.Node, partition_of: Callable[[torch.
         return None
     tag = partition_of(node)
     if any(partition_of(user) == tag and aten_op(user) not in FLOAT16_KEEPING for user in node.users):
-        return COMPUTES["float16_rounding_dropped"]
+        return differences.named("float16_rounding_dropped").computes
     return None
 
 
