@@ -82,3 +82,27 @@ def test_each_mutation_still_applies_to_exactly_one_place(name):
     whose text was moved or reworded would test nothing, so it must still find its text exactly once."""
     _, relative, text, _ = MUTATIONS[name]
     assert (PROJECT / relative).read_text().count(text) == 1, f"mutation {name}: update tests/tools/mutations.py"
+
+
+@pytest.mark.parametrize("short", [True, False], ids=["disk_short", "disk_enough"])
+def test_the_large_env_stops_in_one_line_before_its_first_export_when_the_disk_cannot_hold_its_peak(
+        pytester, monkeypatch, short):
+    """CI, 2026-12-07: a disk that filled halfway failed minutes in as torch's zip writer's error. The large env
+    now measures the free disk first (``tests/large/conftest.py``) and stops with the need and what there is."""
+    import shutil
+
+    from tests.large import conftest as large
+
+    free = shutil.disk_usage(pytester.path).free
+    monkeypatch.setattr(large, "DISK_NEEDED", free + large.GIB if short else 1)
+    pytester.makeconftest("from tests.large.conftest import disk_for_programs_past_2_gib  # noqa: F401")
+    pytester.makepyfile("def test_an_export():\n    pass\n")
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    if short:
+        assert result.ret == 1
+        result.assert_outcomes()
+        stop = [line for line in result.outlines if "tox -e large needs" in line]
+        assert len(stop) == 1, result.outlines
+        assert f"{(free + large.GIB) / large.GIB:.0f} GiB free under" in stop[0]
+    else:
+        result.assert_outcomes(passed=1)

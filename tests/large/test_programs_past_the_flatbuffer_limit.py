@@ -5,8 +5,6 @@ the gate). Each export and each run is a child of its own that reports its peak 
   weights in memory, its blob inline and its weights in ExecuTorch's constant segment, and equal to eager by path,
   from bytes and through the C++ ``Module``'s mmap load, as ``llama_main`` loads; stock, as the release table
   expects (by path it reads the freed blob on OpenVINO 2026.4.x);
-- a Llama from ExecuTorch's own ``export_llm`` at Llama-3.2-1B's width (dim 2048, 32 heads, 8 KV heads, a 128256
-  vocabulary), two layers, random weights, uncompressed: 2.6 GB, equal to the reference by path and from bytes;
 - the stock program by path with ExecuTorch's backend rebuilt with our ``blob-lifetime`` series (given a checkout:
   ``--executorch-source DIR``): equal to eager, the upstream fix holding at this size;
 - the checker on the stock programs, with biases (read in place from the freed blob: flagged, crashes by path) and
@@ -26,7 +24,6 @@ import numpy as np
 import pytest
 
 from repro.harness.large_program import EAGER, INPUT, PROGRAM, WEIGHT_BYTES, WITHOUT_BIASES, in_child
-from repro.harness.llm_pipeline import LLAMA_3_2_1B
 from repro.harness.precision import F32_ISA_CAP
 from tests.support.helpers import skip_module_without_executorch_path
 from tests.support.release_behaviour import stock_use_after_free
@@ -38,20 +35,22 @@ GIB = 1 << 30
 EQUAL_WITHIN = 1e-5  # of max |eager|: f32 sums over 8192 terms in another order (measured 3.0e-6)
 F32 = F32_ISA_CAP  # f32 on every CPU class (repro/harness/precision.py); a no-op on AVX2
 EXPORT_MEMORY_GOAL = 2.5  # times the weights
-LLAMA_1B_WIDTH = {**LLAMA_3_2_1B, "n_layers": 2}
 
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
-    """The model exported by each lowering, each in a child (as a user's script), once per run."""
+    """The model exported by each lowering, each in a child (as a user's script), once per run; removed when the
+    module ends, so the next module's programs find the disk they need (``tests/large/conftest.py``)."""
     made = {}
 
-    def export(lowering, *options):
-        if (lowering, *options) not in made:
+    def export(lowering):
+        if lowering not in made:
             folder = tmp_path_factory.mktemp(lowering)
-            made[lowering, *options] = (folder, in_child("export", lowering, folder, F32, options))
-        return made[lowering, *options]
-    return export
+            made[lowering] = folder, in_child("export", lowering, folder, F32)
+        return made[lowering]
+    yield export
+    for folder, _ in made.values():
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def assert_ran_equal_to_eager(record, folder):
@@ -146,14 +145,16 @@ def test_the_stock_program_equals_eager_by_path_with_the_blob_lifetime_runtime(e
 
 
 @pytest.mark.parametrize("biases", [True, False], ids=["with_biases", "without_biases"])
-def test_the_checker_tells_a_stock_program_that_crashes_by_path_from_one_that_does_not(exported, biases):
+def test_the_checker_tells_a_stock_program_that_crashes_by_path_from_one_that_does_not(exported, biases, tmp_path):
     """Both stock programs keep a 2.25 GiB blob in a segment the backend frees after import. The checker asks
     OpenVINO whether the compiled model reads it then: with biases it does (read in place: flagged, and by path
     it crashes, above); without, the plugin has repacked every weight (not flagged, and by path it equals
     eager)."""
     from workaround import check_program
 
-    folder, record = exported("stock", *(() if biases else (WITHOUT_BIASES,)))
+    # Only this test reads the program without biases: exported into its own folder, gone when the test passes.
+    folder, record = exported("stock") if biases else (
+        tmp_path, in_child("export", "stock", tmp_path, F32, (WITHOUT_BIASES,)))
     assert record["error"] is None, record
     kinds = [finding.kind for finding in check_program(folder / PROGRAM)]
     assert kinds == (["delegate_blob_in_segment"] if biases else []), kinds
@@ -189,30 +190,10 @@ def test_a_restamped_program_past_2_gib_keeps_its_mode_bits_and_loads(exported, 
                                target, "-o", str(output)], capture_output=True, text=True, check=False)
         assert done.returncode == 0, done.stderr
         assert output.stat().st_mode & 0o777 == 0o644
+    (tmp_path / "there.pte").unlink()
     grown = (tmp_path / "back.pte").stat().st_size - (folder / PROGRAM).stat().st_size
     assert grown in (0, restamping.PAGE), f"restamped there and back, the program grew by {grown} bytes"
     shutil.copy(folder / INPUT, tmp_path / INPUT)
     shutil.copy(folder / EAGER, tmp_path / EAGER)
     os.replace(tmp_path / "back.pte", tmp_path / PROGRAM)
     assert_ran_equal_to_eager(in_child("run", "path", tmp_path, F32), tmp_path)
-
-
-def test_a_llama_at_1b_width_from_export_llm_past_2_gib_equals_its_reference_by_path_and_from_bytes(tmp_path):
-    from repro.harness.llm_pipeline import LlmCase, PipelineSettings
-    from repro.harness.llm_runs import exported as llm_exported
-    from repro.harness.llm_runs import run_loads
-    from repro.harness.program_runner import ProgramRunner
-
-    case = LlmCase("llama3_2", kv_cache=True, dynamic_shape=False, compression=None)
-    record = llm_exported(case, "workaround", tmp_path, PipelineSettings(LLAMA_1B_WIDTH))
-    assert record.error is None, record
-    assert record.delegates == 1, record
-    assert record.nodes_outside == 0, record
-    assert (tmp_path / "program.pte").stat().st_size > 2 * GIB
-    with ProgramRunner("path", timeout=900, environment=F32) as by_path, \
-            ProgramRunner("bytes", timeout=900, environment=F32) as from_bytes:
-        runs = run_loads(tmp_path, {"path": by_path, "bytes": from_bytes})
-    print(json.dumps({load: {"status": run.status, "difference": run.max_relative_difference}
-                      for load, run in runs.items()}))
-    assert all(run.equal for run in runs.values()), runs
-
