@@ -98,3 +98,30 @@ def test_no_op_name_is_written_by_hand_outside_the_registry(module):
     written = [node.value for node in ast.walk(tree)
                if isinstance(node, ast.Constant) and isinstance(node.value, str) and OP_NAME.match(node.value)]
     assert not written, f"{module} names {written}: name them in workaround/contract/differences.py"
+
+
+# What each entry says differs, up to its first aside: four words or more are not said twice by chance.
+SAID = {difference.name: said for difference in DIFFERENCES
+        if len((said := re.split(r"[(:;]", difference.computes)[0].strip()).split()) >= 4}
+
+
+def dtype_reasons(tree: ast.AST) -> list[str]:
+    """The dict literals that map torch dtypes to sentences (``{torch.float64: "float64 is computed ..."}``): a
+    reason table beside the registry (a table of OpenVINO's type names is not one)."""
+    return [ast.unparse(node)[:80] for node in ast.walk(tree) if isinstance(node, ast.Dict) and any(
+        isinstance(key, ast.Attribute) and isinstance(key.value, ast.Name) and key.value.id == "torch"
+        and isinstance(value, ast.Constant) and isinstance(value.value, str) and " " in value.value
+        for key, value in zip(node.keys, node.values, strict=True))]
+
+
+@pytest.mark.parametrize("module", OUTSIDE_THE_CONTRACT)
+def test_no_reason_or_dtype_table_is_written_by_hand_outside_the_registry(module):
+    """A reason, finding message or dtype table about a difference outside ``workaround/contract/`` is a second
+    text beside the registry's: the partitioner's reasons and the checker's messages read ``computes``, and the
+    dtypes an entry is about are its ``dtypes``."""
+    tree = ast.parse((PROJECT / module).read_text())
+    texts = [node.value for node in ast.walk(tree)
+             if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+    copied = {name: said for name, said in SAID.items() if any(said in text for text in texts)}
+    assert not copied, f"{module} writes the registry's text by hand: {copied}"
+    assert not dtype_reasons(tree), f"{module} keeps a dtype table: {dtype_reasons(tree)}"

@@ -205,7 +205,7 @@ def differences_of(owner: str) -> int:
     return sum(1 for difference in DIFFERENCES if difference.owner == owner)
 
 
-BY_DTYPE = "any, by its tensors' dtypes"
+BY_DTYPE = "any, by its tensors' dtypes"  # then the dtypes the entry names
 
 
 def differences_table() -> str:
@@ -215,7 +215,8 @@ def differences_table() -> str:
     rows = ["| what differs | ops | whose, measured on | the workaround | `openvino-pte-check` | held by |",
             "|---|---|---|---|---|---|"]
     for difference in DIFFERENCES:
-        ops = ", ".join(f"`{name}`" for name in op_names(difference)) or BY_DTYPE
+        dtypes = ": " + ", ".join(f"`{dtype}`" for dtype in difference.dtypes) if difference.dtypes else ""
+        ops = ", ".join(f"`{name}`" for name in op_names(difference)) or BY_DTYPE + dtypes
         checker = f"`{difference.finding}`" if difference.finding else f"not visible: {difference.unseen}"
         held = [f"`{case}`" for case in difference.cases]
         if rows_held := conformance_rows(difference):

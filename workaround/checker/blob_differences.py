@@ -41,13 +41,24 @@ from workaround.contract.openvino_types import CompiledModel, OpenvinoNode
 # (kind, the argument position it concerns or None, what the delegate does): one class the delegate shows.
 SemanticsFinding = tuple[FindingKind, int | None, str]
 
-INTEGERS = {"i64", "i32", "i16", "i8", "u8", "u16", "u32", "u64"}
-NARROW = {"u8", "i8"}
+# OpenVINO's names of the integer element types, by torch's name (the registry names dtypes as torch does).
+INTEGER_ELEMENT_TYPES = {"int64": "i64", "int32": "i32", "int16": "i16", "int8": "i8", "uint8": "u8",
+                         "uint16": "u16", "uint32": "u32", "uint64": "u64"}
+INTEGERS = set(INTEGER_ELEMENT_TYPES.values())
+NARROW = {INTEGER_ELEMENT_TYPES[dtype]
+          for dtype in differences.named("narrow_integer_arithmetic_saturates").dtypes}
+COMPUTED_AS_FLOAT32 = differences.named("float64_computed_as_float32").dtypes
+COMPUTED_IN_32_BITS = differences.named("int64_computed_in_32_bits").dtypes
 ARITHMETIC_LAYERS = {"Eltwise", "Subgraph"}
 # What each finding looks for in a blob's traces of ATen ops: the registry's (``differences.traced``).
 WRAPPING = {op.split(".")[1] for op in differences.traced("narrow_integer_arithmetic_saturates")}  # any overload
 REMAINDERS = differences.traced("remainder_through_float32")
 DIVISIONS = differences.traced("division_through_float32")
+
+
+def finding(kind: FindingKind, seen: str, position: int | None = None) -> SemanticsFinding:
+    """Where the blob shows ``kind``, then what it computes differently in the registry's words."""
+    return kind, position, f"{seen}: {differences.described(kind)}"
 
 
 def layer(node: OpenvinoNode) -> str:
@@ -112,14 +123,13 @@ def boundary_findings(delegate: Delegate, compiled: CompiledModel) -> list[Seman
     for position, argument in enumerate(delegate.arguments):
         if argument is None:
             continue
-        if argument.dtype == "float64":
-            found.append((FindingKind.FLOAT64_COMPUTED_AS_FLOAT32, position,
-                          f"argument {position} is float64, which OpenVINO's CPU plugin computes in float32"))
+        if argument.dtype in COMPUTED_AS_FLOAT32:
+            found.append(finding(FindingKind.FLOAT64_COMPUTED_AS_FLOAT32,
+                                 f"argument {position} is {argument.dtype}", position))
         index_only = position < len(parameters) and only_gather_indices(parameters[position])
-        if argument.dtype == "int64" and position not in proven and not index_only:
-            found.append((FindingKind.INT64_COMPUTED_IN_32_BITS, position,
-                          f"argument {position} is int64, which OpenVINO's CPU plugin computes in 32 bits: values "
-                          "beyond int32 come back wrong"))
+        if argument.dtype in COMPUTED_IN_32_BITS and position not in proven and not index_only:
+            found.append(finding(FindingKind.INT64_COMPUTED_IN_32_BITS, f"argument {position} is {argument.dtype}",
+                                 position))
     return found
 
 
@@ -159,19 +169,16 @@ def graph_findings(compiled: CompiledModel) -> list[SemanticsFinding]:
         kind, inputs, name = layer(node), sources(node), node.get_friendly_name()
         if kind in ARITHMETIC_LAYERS and element_type(node) in NARROW and wrapping(node) and any(
                 layer(source) == "Input" and element_type(source) in NARROW for source in inputs):
-            found.append((FindingKind.NARROW_INTEGER_ARITHMETIC_SATURATES, None,
-                          f"{name} computes {element_type(node)} arithmetic on an input, which OpenVINO saturates "
-                          "where PyTorch wraps around"))
+            found.append(finding(FindingKind.NARROW_INTEGER_ARITHMETIC_SATURATES,
+                                 f"{name} computes {element_type(node)} arithmetic on an input"))
         if kind != "Const" and divides_through_float32(node):
-            found.append((FindingKind.DIVISION_THROUGH_FLOAT32, None,
-                          f"{name} divides or takes a remainder through float32: integers beyond 2**24 and "
-                          "large quotients come back wrong"))
+            found.append(finding(FindingKind.DIVISION_THROUGH_FLOAT32,
+                                 f"{name} divides or takes a remainder through float32"))
         if kind == "Convert" and element_type(node) == "f32" and any(
                 layer(source) == "Convert" and element_type(source) == "i32"
                 and element_type(sources(source)[0]) == "f32" for source in inputs):
-            found.append((FindingKind.TRUNC_DIVISION_THROUGH_INT32, None,
-                          f"{name} truncates a float32 through int32 (trunc division: quotients beyond 2**31, inf "
-                          "and NaN come back -2**31)"))
+            found.append(finding(FindingKind.TRUNC_DIVISION_THROUGH_INT32,
+                                 f"{name} converts a float32 to int32 and back"))
     return found
 
 
@@ -219,21 +226,13 @@ def exported_model_findings(blob: bytes, importer_quantizes: bool = True) -> lis
         if layer.type == COMPRESSED_MATMUL:
             compressed.append(layer.name)
         if layer.type == "Const" and any(op.startswith("aten.abs.") for op in aten_ops(layer.fused_names)):
-            found.append((FindingKind.CONSTANT_ABS_DROPPED, None,
-                          f"{layer.name} is a constant computed through an Abs (reflection padding's indices): "
-                          "OpenVINO's CPU plugin drops a rank-1 Abs of constants from 2025.4.0, so the values "
-                          "come from the wrong places"))
+            found.append(finding(FindingKind.CONSTANT_ABS_DROPPED,
+                                 f"{layer.name} is a constant computed through an Abs"))
         if divides_the_ceil_window_by_the_kernel(layer):
-            found.append((FindingKind.AVG_POOL_CEIL_WINDOW_DIVISOR, None,
-                          f"{layer.name} averages with ceil_mode, counting the padding it was given: OpenVINO "
-                          "divides the last window by the whole kernel where PyTorch divides by its part inside "
-                          "the padded input"))
+            found.append(finding(FindingKind.AVG_POOL_CEIL_WINDOW_DIVISOR,
+                                 f"{layer.name} averages with ceil_mode, counting the padding it was given"))
     if compressed and importer_quantizes and options.get(DYNAMIC_QUANTIZATION) != "0":
-        found.append((FindingKind.ACTIVATIONS_QUANTIZED, None,
-                      f"{len(compressed)} matmul(s) read compressed weights ({compressed[0]}, ...: NNCF's "
-                      "weight-only compression) and the blob does not pin DYNAMIC_QUANTIZATION_GROUP_SIZE to 0: "
-                      "an importing CPU with AVX-512 VNNI or AMX quantizes their activations to int8 (groups of "
-                      "32 by default), so weight-only compression computes as int8 x int8 (2.8e-2 to 8.6e-2 of "
-                      "an LLM's logits measured; exact on AVX2). Re-export with the workaround's partitioner, "
-                      "which pins it to 0"))
+        found.append(finding(FindingKind.ACTIVATIONS_QUANTIZED,
+                             f"{len(compressed)} matmul(s) read compressed weights ({compressed[0]}, ...) and the "
+                             f"blob does not pin {DYNAMIC_QUANTIZATION} to 0 (the workaround's partitioner does)"))
     return found

@@ -1,54 +1,31 @@
-"""Ops OpenVINO's CPU plugin computes differently from PyTorch: the partitioner hands them back to ExecuTorch.
+"""The rules that hand back to ExecuTorch a node OpenVINO's CPU plugin would compute differently from PyTorch.
 
-Each rule was measured (executorch 1.5.1, OpenVINO 2025.4.1 - 2026.4.1, plain OpenVINO giving the same
-values as the delegate; ``docs/design.md``, "Semantics") and is stated as a reason a node is handed back:
+What differs, op by op and dtype by dtype, and where it was measured, is the registry's
+(``workaround.contract.differences``; README.md's table is rendered from it). This module holds how each of the
+registry's ``Rule``s is decided on one torch.fx node, and gives the registry's text as the reason a node is handed
+back. Beyond the registry's ops and dtypes, the rules decide by values:
 
-- **float64** is computed in f32 (``1e300 * 2`` is ``inf``... or FLT_MAX): every node that reads or makes one.
-- **int16, bfloat16 and other dtypes the frontend cannot map** fail at lowering (``KeyError: torch.int16``).
-- **int64 is computed in 32 bits**, even through a reshape (2**40 arrives as 0): every node that reads or
-  makes an int64 tensor whose values are not proven to fit int32 (``workaround.partitioner.rules.value_ranges``).
-  Position ids, masks and index arithmetic built from ``arange`` and shapes are proven, and stay.
-- **uint8 / int8 arithmetic saturates** where PyTorch wraps (250 + 10 is 255, not 4): every node that makes
-  such a tensor without a proof that its exact values fit the dtype (copies, views and quantization do); and
-  their sums, which PyTorch makes in int64, saturate in the input's type ([1, 255].sum() is 255).
-- **integer division and remainder go through f32**, and **trunc division through an i32 convert**
-  (123456789 // 10 is 12345679; 1e10 / 1 truncated is -2**31): ``div`` with ``rounding_mode="trunc"``,
-  integer ``div`` with ``"floor"`` and ``floor_divide``, every ``fmod`` and ``remainder`` (floats lose the
-  remainder of a large quotient: fmod(1e9 + 1.5, 3) is 0).
-- **the Abs of a constant is dropped at compile time** (``Abs(Range(-2, 2))`` gives ``[-2 -1 0 1]``):
-  what edge's decomposition of reflection padding makes. It stays delegated: the partition's preprocess
-  rewrites it as ``Maximum(x, -x)``, which folds exactly (``workaround.partitioner.exact_rewrites.constant_abs``).
-  ``reflection_pad2d``, which OpenVINO converts to its own exact ``Pad``, is kept undecomposed (``ops_to_keep``).
-- **constants are folded exactly**: a node no runtime input flows into, read only by such nodes, is computed
-  by OpenVINO's reference kernels when it folds constants, so the integer rules below do not apply to it
-  (``workaround.partitioner.rules.constant_folding``); where a constant reaches a runtime op, its evaluated values
-  are its range.
-- **average pooling** divides the last ``ceil_mode`` window by the whole kernel when it also counts
-  padding; and ``divisor_override`` fails at lowering.
-- **integer comparisons (and the logical ops), max / min reductions, clamps, ``relu``, matrix products,
-  roundings and powers go through float32** (``16777217 == 16777216`` is true; ``amax`` of 16777217 is
-  16777216; 40001 ** 2 is 1600080000): each such node on int32 or int64 operands not proven within +-2**24
-  (``pow``: its result), Python-number operands included. Measured exact beyond 2**24, and kept: ``add``,
-  ``mul``, ``abs``, ``sum``, ``cumsum``, ``maximum``, ``where``, ``topk``, ``argmax``, ``sign``.
-- **float16 is computed in float32 and rounded only where it leaves**: ``x.half().float()`` is ``x``, and
-  ``x.half() * 2`` keeps float32 precision until its Result. Every node making a float16 tensor that a node of
-  its own partition reads is handed back, so each float16 value is rounded where PyTorch rounds it. Except a
-  compressed weight's decompression (``decompressed_weight``): OpenVINO decompresses it exactly, in float32,
-  where PyTorch rounds it to float16; it stays, held to the exact decompression (docs/design.md).
+- where a dtype decides, every node that reads or makes such a tensor; for int64, only where the value ranges
+  (``workaround.partitioner.rules.value_ranges``) do not prove it within int32: position ids, masks and index
+  arithmetic built from ``arange`` and shapes are proven, and stay;
+- uint8 / int8: every node that makes such a tensor without a proof that its exact values fit the dtype (copies,
+  views and quantization do);
+- integer ops that go through float32: operands not proven within +-2**24 (``pow``: its result), Python numbers
+  included; integer division and remainder likewise, every trunc division, every float remainder;
+- a node no runtime input flows into, read only by such nodes, is computed by OpenVINO's exact reference kernels
+  when it folds constants (``workaround.partitioner.rules.constant_folding``): the rules about the CPU plugin's
+  integer kernels skip it (``Folded``), and where a constant reaches a runtime op its evaluated values are its
+  range;
+- a difference an exact rewrite removes (``workaround.partitioner.exact_rewrites``) keeps its node delegated.
 
-**IEEE special values** (NaN, +-inf, -0.0) are a choice, ``special_values``: with ``"torch"`` the ops
-measured to treat them differently (``IEEE_DIFFERENCES``: NaN dropped by ``relu``, ``clamp``, ``maximum``, max/min
-reductions and ``max_pool``; ``x > nan`` true; ``exp(nan)`` inf; a NaN row of ``softmax`` 0; all ``-inf`` reduced
-to -FLT_MAX; ``sign(nan)`` NaN; ``log1p(-0.0)`` +0.0; NaN taken for False by ``all``, ``any`` and the logical ops;
-...) are handed back too, or kept in OpenVINO through an exact rewrite (``workaround.partitioner.exact_rewrites``).
-With ``"openvino"``, the default, they stay: they are most of a vision or transformer model's ops, and on finite
-values OpenVINO is right.
-
-Rules that need the value ranges take a ``ValueRanges``; the others look at the node alone.
+IEEE special values (NaN, +-inf, -0.0) are a choice, ``special_values``: with ``"torch"`` the registry's
+special-values entries are handed back too, or kept exact by a rewrite. With ``"openvino"``, the default, they
+stay: they are most of a vision or transformer model's ops, and on finite values OpenVINO is right.
 """
 
 import operator
 from collections.abc import Callable, Iterator
+from enum import Enum
 from typing import cast
 
 import torch
@@ -62,17 +39,12 @@ from workaround.partitioner.graph.nodes import aten_op, integral_dtype, is_integ
 from workaround.partitioner.rules.value_ranges import CONVERTING, ValueRanges
 
 aten = torch.ops.aten
-NOT_COMPUTED_AS_PYTORCH = {
-    torch.float64: "float64 is computed in float32",
-    torch.int16: "OpenVINO's frontend cannot take int16 tensors",
-    torch.uint16: "OpenVINO's frontend cannot take uint16 tensors",
-    torch.uint32: "OpenVINO's frontend cannot take uint32 tensors",
-    torch.uint64: "OpenVINO's frontend cannot take uint64 tensors",
-    torch.bfloat16: "OpenVINO's frontend cannot take bfloat16 tensors",
-    torch.complex64: "OpenVINO's frontend cannot take complex tensors",
-    torch.complex128: "OpenVINO's frontend cannot take complex tensors",
-}
-SATURATING = (torch.uint8, torch.int8)
+# Where the dtype decides, whatever the op: {dtype: why}, and the dtypes whose arithmetic saturates.
+NOT_COMPUTED_AS_PYTORCH = {getattr(torch, dtype): f"{dtype}: {difference.computes}"
+                           for difference in differences.of_rule(Rule.UNSUPPORTED_DTYPE)
+                           for dtype in difference.dtypes}
+NARROW_ARITHMETIC = differences.named("narrow_integer_arithmetic_saturates")
+SATURATING: tuple[torch.dtype, ...] = tuple(getattr(torch, dtype) for dtype in NARROW_ARITHMETIC.dtypes)
 
 
 def torch_op(name: str) -> torch._ops.OpOverload:
@@ -101,6 +73,7 @@ EXACT_WHEN_KEPT = (aten.reflection_pad2d.default,)
 # What each op does with special values in OpenVINO's CPU plugin, measured against PyTorch on
 # [nan, 1, -2, -0.0], [-inf, inf, 0.5, nan] and an all -inf tensor (2026.4.1).
 IEEE_DIFFERENCES = reasons_of(Rule.SPECIAL_VALUES_DIFFER)
+NAN_TO_FALSE = differences.named("nan_converted_to_false")  # any conversion to bool: no op of its own
 # Integer ops the CPU plugin computes through float32 (wrong beyond 2**24), measured on int32 2026.4.1; pow apart.
 POWERS = ops_of("integer_pow_through_float32")
 INTEGERS_THROUGH_FLOAT32 = {op: reason for op, reason in reasons_of(Rule.INTEGERS_THROUGH_FLOAT32).items()
@@ -147,8 +120,8 @@ def int64_out_of_int32(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
     for value in (node,) if node in ranges.folding.constant else (node, *node.all_input_nodes):
         if integral_dtype(value) is torch.int64 and not ranges.interval(value).within(INT32):
             interval = ranges.interval(value)
-            return (f"int64 is computed in 32 bits, and {value.name} may hold values in "
-                    f"[{interval.low}, {interval.high}]")
+            return (f"{differences.named('int64_computed_in_32_bits').computes}, and {value.name} may hold "
+                    f"values in [{interval.low}, {interval.high}]")
     return None
 
 
@@ -158,7 +131,7 @@ def wraps_around(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
     dtype = integral_dtype(node)
     if dtype in SATURATING and node.op == "call_function" and aten_op(node) not in CONVERTING and not (
             ranges.proven(node) and ranges.interval(node).within(dtype)):
-        return f"{dtype}: {differences.named('narrow_integer_arithmetic_saturates').computes}"
+        return f"{dtype}: {NARROW_ARITHMETIC.computes}"
     if aten_op(node) in WIDENING_REDUCTIONS and any(integral_dtype(argument) in SATURATING
                                                      for argument in node.all_input_nodes):
         return differences.named("narrow_integer_sum_saturates").computes
@@ -251,19 +224,23 @@ def special_values_differ(node: torch.fx.Node) -> str | None:
     if op in IEEE_DIFFERENCES:
         return f"{op} {IEEE_DIFFERENCES[op]}"
     made = tensors(node.meta.get("val"))
-    if op in CONVERTING and made and made[0].dtype is torch.bool:
-        return "a float converted to bool gives False for NaN (PyTorch: True)"
-    if op in DIVIDING and not integral_dtype(node):
-        return "floor division of a float gives +-inf where PyTorch gives NaN (inf / 1)"
+    if op in CONVERTING and made and str(made[0].dtype).removeprefix("torch.") in NAN_TO_FALSE.dtypes:
+        return f"{op} {NAN_TO_FALSE.computes}"
     return None
 
 
-def _on_values_the_cpu_plugin_computes(rule: Callable[[torch.fx.Node, ValueRanges], str | None], skip: str
+class Folded(Enum):
+    """Which nodes OpenVINO folds into constants with its exact reference kernels, for a rule to skip."""
+
+    CONSTANT = "every constant node"
+    INTERIOR = "the constant nodes whose values reach no runtime op"
+
+
+def _on_values_the_cpu_plugin_computes(rule: Callable[[torch.fx.Node, ValueRanges], str | None], skip: Folded
                                        ) -> Callable[[torch.fx.Node, ValueRanges], str | None]:
-    """``rule``, except on the nodes OpenVINO folds into constants with its exact reference kernels (``skip``:
-    ``"constant"``, every such node; ``"interior"``, those whose values reach no runtime op)."""
+    """``rule``, except on the folded nodes ``skip`` names."""
     def applied(node: torch.fx.Node, ranges: ValueRanges) -> str | None:
-        folded = node in ranges.folding.constant if skip == "constant" else ranges.folding.interior(node)
+        folded = node in ranges.folding.constant if skip is Folded.CONSTANT else ranges.folding.interior(node)
         return None if folded else rule(node, ranges)
     return applied
 
@@ -272,10 +249,10 @@ def _on_values_the_cpu_plugin_computes(rule: Callable[[torch.fx.Node, ValueRange
 # rule needs the partitions (``float16_rounding_dropped``).
 NODE_RULES: dict[Rule, Callable[[torch.fx.Node, ValueRanges], str | None]] = {
     Rule.UNSUPPORTED_DTYPE: lambda node, _: unsupported_dtype(node),
-    Rule.INT64_OUT_OF_INT32: _on_values_the_cpu_plugin_computes(int64_out_of_int32, "interior"),
+    Rule.INT64_OUT_OF_INT32: _on_values_the_cpu_plugin_computes(int64_out_of_int32, Folded.INTERIOR),
     Rule.WRAPS_AROUND: wraps_around,
-    Rule.DIVIDES_DIFFERENTLY: _on_values_the_cpu_plugin_computes(divides_differently, "constant"),
-    Rule.INTEGERS_THROUGH_FLOAT32: _on_values_the_cpu_plugin_computes(integers_through_float32, "constant"),
+    Rule.DIVIDES_DIFFERENTLY: _on_values_the_cpu_plugin_computes(divides_differently, Folded.CONSTANT),
+    Rule.INTEGERS_THROUGH_FLOAT32: _on_values_the_cpu_plugin_computes(integers_through_float32, Folded.CONSTANT),
     Rule.POOLS_DIFFERENTLY: lambda node, _: pools_differently(node),
     Rule.SPECIAL_VALUES_DIFFER: lambda node, _: special_values_differ(node),
 }
