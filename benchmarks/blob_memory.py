@@ -23,8 +23,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from repro.harness import executorch_patches as patches
-from repro.harness.mmap_module_runner import build_runner
+from repro.harness.lowering import executorch_patches as patches
+from repro.harness.runtime.mmap_module_runner import build_runner
 
 RUNNER = Path(__file__).with_name("blob_memory_runner.cpp")
 FEATURES = 4096  # Linear(4096, 4096): 64 MiB of float32 weights
@@ -44,14 +44,15 @@ def export(folder):
     """(In the environment being measured.) The stock and the workaround's program, and eager's output sum."""
     import torch
 
-    from repro.harness import catalogue, lowering
-    from repro.harness.lowerings import LOWERINGS
+    from repro.harness.lowering import to_edge
+    from repro.harness.lowering.named import LOWERINGS
+    from repro.harness.models import catalogue
 
     torch.manual_seed(0)
     model, x = torch.nn.Linear(FEATURES, FEATURES).eval(), torch.ones(1, FEATURES)
     for partitioner in PROGRAMS:
         case = catalogue.Case("blob_memory", "Linear(4096, 4096)", model, lambda: (x,))
-        program = lowering.lower(case, LOWERINGS[partitioner]).to_executorch()
+        program = to_edge.lower(case, LOWERINGS[partitioner]).to_executorch()
         (Path(folder) / f"{partitioner}.pte").write_bytes(program.buffer)
     with torch.no_grad():
         (Path(folder) / "expected_sum").write_text(str(float(model(x).sum())))

@@ -20,8 +20,10 @@ from pathlib import Path
 import torch
 
 from benchmarks.timing import interleaved_timings
-from repro.harness import catalogue, lowering, runtime
-from repro.harness.lowerings import LOWERINGS
+from repro.harness.lowering import to_edge
+from repro.harness.lowering.named import LOWERINGS
+from repro.harness.models import catalogue
+from repro.harness.runtime.available import check_runtime
 
 
 def conv_net():
@@ -46,7 +48,7 @@ def write_programs(name, folder):
     case = catalogue.Case(name, name, module, lambda: inputs)
     paths = {}
     for kind, partitioner in (("inline", "workaround"), ("segment", "stock")):
-        program = lowering.lower(case, LOWERINGS[partitioner]).to_executorch()
+        program = to_edge.lower(case, LOWERINGS[partitioner]).to_executorch()
         paths[kind] = Path(folder) / f"{name}.{kind}.pte"
         paths[kind].write_bytes(program.buffer)
     return paths, inputs
@@ -89,7 +91,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=30, help="loads per program (runs: 10x as many)")
     args = parser.parse_args(argv)
-    runtime.check_runtime()
+    check_runtime()
     with tempfile.TemporaryDirectory() as folder:
         results = [measure(name, folder, args.repeats) for name in MODELS]
     print(json.dumps({"benchmark": "by_path_cost", "repeats": args.repeats, "models": results}, indent=1))

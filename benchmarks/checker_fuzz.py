@@ -17,7 +17,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from repro.harness import cli
-from repro.harness.program_runner import ProgramRunner
+from repro.harness.runtime.program_runner import ProgramRunner
 from tests.support.checker_fuzz import CheckerRunner, corpus, differ
 from tests.tools.figures import CHECKER_FUZZ, PROJECT
 from tests.tools.gate_runs import commit, today

@@ -1,7 +1,7 @@
 """What one materialization of torch's CIA registry per collection saves a lowering (how the gate's processes
-lower: ``repro/harness/cia_collection.py``): catalogue cases lowered with the workaround, torch as it is against
-the collection materializing once, interleaved case by case in one process. Prints one JSON object and a summary
-line.
+lower: ``repro/harness/lowering/cia_collection.py``): catalogue cases lowered with the workaround, torch as it is
+against the collection materializing once, interleaved case by case in one process. Prints one JSON object and a
+summary line.
 
     python -m benchmarks.cia_collection_cost [--cases 13] [--repeats 2]
 """
@@ -16,8 +16,8 @@ from repro.harness import cli
 
 
 def lowering_seconds(case):
-    from repro.harness.lowering import lower
-    from repro.harness.lowerings import WORKAROUND
+    from repro.harness.lowering.named import WORKAROUND
+    from repro.harness.lowering.to_edge import lower
 
     started = time.perf_counter()
     with contextlib.suppress(Exception):  # a case the workaround refuses costs its lowering all the same
@@ -33,8 +33,8 @@ def main(argv=None):
     parser.add_argument("--repeats", type=cli.positive_int, default=2,
                         help="lowerings of each case each way (default 2)")
     args = parser.parse_args(argv)
-    from repro.harness import cia_collection
-    from repro.harness.catalogue import CATALOGUE
+    from repro.harness.lowering import cia_collection
+    from repro.harness.models.catalogue import CATALOGUE
 
     if args.cases > len(CATALOGUE):
         parser.error(f"--cases: the catalogue has {len(CATALOGUE)}")

@@ -18,15 +18,17 @@ import sys
 import time
 
 from benchmarks.timing import interleaved_timings, load
-from repro.harness import catalogue, lowering, runtime
-from repro.harness.lowerings import LOWERINGS
+from repro.harness.lowering import to_edge
+from repro.harness.lowering.named import LOWERINGS
+from repro.harness.models import catalogue
+from repro.harness.runtime.available import check_runtime
 
 LOWERING_REPEATS = 3
 
 
 def lowering_seconds(case, partitioner):
     started = time.perf_counter()
-    lowering.lower(case, LOWERINGS[partitioner]).to_executorch()
+    to_edge.lower(case, LOWERINGS[partitioner]).to_executorch()
     return time.perf_counter() - started
 
 
@@ -51,7 +53,7 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=200, help="interleaved executions per program")
     parser.add_argument("--steps", default="40,100", help="comma-separated chain lengths")
     args = parser.parse_args(argv)
-    runtime.check_runtime()
+    check_runtime()
     results = [measure(int(steps), args.repeats) for steps in args.steps.split(",")]
     print(json.dumps({"benchmark": "copy_chain_cost", "repeats": args.repeats, "results": results}, indent=1))
     for r in results:

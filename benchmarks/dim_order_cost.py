@@ -21,8 +21,10 @@ from pathlib import Path
 import torch
 
 from benchmarks.timing import interleaved_timings
-from repro.harness import catalogue, lowering, runtime
-from repro.harness.lowerings import STOCK, WORKAROUND, Lowering
+from repro.harness.lowering import to_edge
+from repro.harness.lowering.named import STOCK, WORKAROUND, Lowering
+from repro.harness.models import catalogue
+from repro.harness.runtime.available import check_runtime
 
 
 class ConvStack(torch.nn.Module):
@@ -60,7 +62,7 @@ def load_by_path(module, frame, partitioner, folder, keep):
     from executorch.runtime import Runtime
 
     case = catalogue.Case("bench", "bench", module, lambda: (frame,))
-    program = lowering.lower(case, BENCHED[partitioner]).to_executorch(
+    program = to_edge.lower(case, BENCHED[partitioner]).to_executorch(
         ExecutorchBackendConfig(extract_delegate_segments=False))
     path = Path(folder) / f"{partitioner}.{frame.shape[-1]}.pte"
     path.write_bytes(program.buffer)
@@ -83,7 +85,7 @@ def main(argv=None):
     sizes = [int(size) for size in args.sizes.split(",")]
     module = ConvStack().eval()
     eager = {size: time_eager(module, frames(size)[1], args.repeats) for size in sizes}
-    runtime.check_runtime()
+    check_runtime()
     results, keep = [], []
     with tempfile.TemporaryDirectory() as folder:
         for size in sizes:

@@ -23,8 +23,10 @@ import time
 
 import torch
 
-from repro.harness import catalogue, lowering, policy, runtime
-from repro.harness.lowerings import LOWERINGS
+from repro.harness.lowering import to_edge
+from repro.harness.lowering.named import LOWERINGS
+from repro.harness.models import catalogue, policy
+from repro.harness.runtime.available import check_runtime
 
 
 def synthetic(n_ops):
@@ -84,7 +86,7 @@ def check_cost(repeats):
 
     case = catalogue.Case("policy", "policy", policy.Policy().eval(), policy.observation)
     started = time.perf_counter()
-    program = lowering.lower(case, LOWERINGS["workaround"]).to_executorch()
+    program = to_edge.lower(case, LOWERINGS["workaround"]).to_executorch()
     lowering_s = time.perf_counter() - started
     samples = []
     for _ in range(repeats):
@@ -113,7 +115,7 @@ def lowering_cost(repeats):
         for _ in range(repeats):
             for lowering_name, times in samples.items():
                 started = time.perf_counter()
-                lowering.lower(case, LOWERINGS[lowering_name]).to_executorch()
+                to_edge.lower(case, LOWERINGS[lowering_name]).to_executorch()
                 times.append(time.perf_counter() - started)
         stock, safe = statistics.median(samples["stock"]), statistics.median(samples["workaround"])
         rows.append({"model": name, "stock_s": stock, "workaround_s": safe, "ratio": safe / stock})
@@ -125,7 +127,7 @@ def main(argv=None):
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
-    runtime.check_runtime()
+    check_runtime()
     with contextlib.redirect_stdout(sys.stderr):  # the stock partitioner prints every op it rejects
         partitions = [partition_cost(int(n), args.repeats) for n in args.sizes.split(",")]
         check = check_cost(args.repeats)

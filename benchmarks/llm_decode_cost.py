@@ -1,6 +1,6 @@
 """What a decode step and a prefill cost through ExecuTorch's OpenVINO delegate, against its peers.
 
-ExecuTorch's own LLM pipeline (``repro.harness.llm_pipeline``) exports one llama3_2 larger than the tier's (4
+ExecuTorch's own LLM pipeline (``repro.harness.llm.pipeline``) exports one llama3_2 larger than the tier's (4
 layers, 256 wide, a 1024-token vocabulary, random weights) several ways:
 
 - the decode step: the OpenVINO example's setting, a KV cache and static shapes (one token a call, here at
@@ -16,7 +16,7 @@ layers, 256 wide, a 1024-token vocabulary, random weights) several ways:
 
 Stock has no unquantized row: its pipeline fails before lowering (``IndexError``, reported upstream). Every
 program runs in this process, interleaved call by call (``benchmarks.timing``), at float32 on every CPU class
-(``OV_CPU_MAX_ISA`` capped below bf16 and AMX, as the gate runs: ``repro.harness.precision``). Prints one JSON
+(``OV_CPU_MAX_ISA`` capped below bf16 and AMX, as the gate runs: ``repro.harness.cpu.precision``). Prints one JSON
 object: medians in milliseconds and the ratios the LLM issue sets goals for.
 
     python -m benchmarks.llm_decode_cost [--repeats 50]
@@ -29,7 +29,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from repro.harness.precision import F32_ISA_CAP
+from repro.harness.cpu.precision import F32_ISA_CAP
 
 SIZES = {"dim": 256, "hidden_dim": 512, "n_layers": 4, "n_heads": 8, "n_kv_heads": 4, "vocab_size": 1024}
 POSITION = 20  # the decode step's position in the static KV-cache program's context
@@ -39,8 +39,8 @@ COMPRESSED_GOAL = 1.05  # the workaround at most this many times stock, compress
 
 def exported_programs(folder: Path) -> dict[tuple[str, str], Path]:
     """{(setting, candidate): program} for every candidate above, exported by the pipeline in children."""
-    from repro.harness.llm_pipeline import QUANTIZING_ACTIVATIONS, LlmCase, PipelineSettings
-    from repro.harness.llm_runs import exported
+    from repro.harness.llm.pipeline import QUANTIZING_ACTIVATIONS, LlmCase, PipelineSettings
+    from repro.harness.llm.runs import exported
 
     wanted = {("none", "xnnpack"), ("none", "workaround"), ("8wo", "stock"), ("8wo", "workaround"),
               ("4wo", "stock"), ("4wo", "workaround")}
@@ -62,7 +62,7 @@ def call(setting: str):
     """The inputs of one timed call: a decode step's token and position, or the prefill's 16-token window."""
     import torch
 
-    from repro.harness.llm_pipeline import MAX_SEQ_LENGTH
+    from repro.harness.llm.pipeline import MAX_SEQ_LENGTH
 
     if setting.startswith("decode"):
         return [torch.tensor([[7]]), torch.tensor([POSITION])]
@@ -110,7 +110,7 @@ def plain_openvino_call(program: Path, inputs: list):
 
 def measure(repeats: int, folder: Path) -> dict:
     from benchmarks.timing import interleaved_timings
-    from repro.harness.llm_pipeline import QUANTIZING_ACTIVATIONS
+    from repro.harness.llm.pipeline import QUANTIZING_ACTIVATIONS
 
     programs = exported_programs(folder)
     keep: list = []

@@ -6,7 +6,7 @@ step bound by reading the weights and, deep in a long context, the KV cache. Ran
 depend on them), dim 2048, 32 heads, 8 KV heads, hidden 8192, a 128256-token vocabulary; ``--layers`` of them (16
 is the model; fewer at full width where memory or time forces it: say so with the figures).
 
-Programs, each exported in a child by the pipeline (``repro.harness.llm_pipeline``, static shapes):
+Programs, each exported in a child by the pipeline (``repro.harness.llm.pipeline``, static shapes):
 
 - decode: a KV cache of ``--context`` tokens, one token a call at a position 16 from its end; and the workaround's
   4-bit program with a 32-token context, to show how the step grows with the context;
@@ -44,8 +44,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from repro.harness import cli
-from repro.harness.llm_pipeline import LLAMA_3_2_1B, QUANTIZING_ACTIVATIONS, PipelineSettings
-from repro.harness.precision import F32_ISA_CAP
+from repro.harness.cpu.precision import F32_ISA_CAP
+from repro.harness.llm.pipeline import LLAMA_3_2_1B, QUANTIZING_ACTIVATIONS, PipelineSettings
 from tests.tools.figures import LLM_REAL_WIDTH, PROJECT
 from tests.tools.gate_runs import commit, read_record, today
 
@@ -140,8 +140,8 @@ def export_all(plans: list[PlannedExport]) -> tuple[dict[tuple[str, str, str], P
     export's seconds are its child's, end to end (the pipeline's load, export, lowering and serialization), one
     after the other on an otherwise idle host; a program kept from an earlier run with the same settings
     (``--keep``) is not exported again, its seconds read back."""
-    from repro.harness.llm_pipeline import LlmCase
-    from repro.harness.llm_runs import exported
+    from repro.harness.llm.pipeline import LlmCase
+    from repro.harness.llm.runs import exported
 
     programs, seconds = {}, {}
     for plan in plans:
@@ -175,7 +175,7 @@ def measure_group(programs: dict[str, Path], inputs: list, repeats: int, plain_o
     """Timings and added resident memory of each candidate of one group, interleaved in this process."""
     from benchmarks.llm_decode_cost import executorch_call, plain_openvino_call
     from benchmarks.timing import interleaved_timings
-    from repro.harness.process_memory import resident_bytes
+    from repro.harness.runtime.process_memory import resident_bytes
 
     keep: list = []
     makers = {name: (lambda program=program, name=name: executorch_call(program, inputs, name != "stock", keep))
@@ -201,7 +201,7 @@ def ratios_of(timings: dict, export_seconds: dict) -> dict:
 
 
 def measure(plans: list[PlannedExport], *, layers: int, context: int, prefill: int, repeats: int) -> dict:
-    from repro.harness.cpu_classes import process_class
+    from repro.harness.cpu.classes import process_class
 
     programs, export_seconds = export_all(plans)
     timings = {}

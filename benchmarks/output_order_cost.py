@@ -9,7 +9,7 @@ For each model, three candidates, each checked against eager and timed:
 The runtime is a library chosen when a process starts (``LD_LIBRARY_PATH``), so the candidates cannot share
 one process: each round runs one child per runtime, in turn, and a candidate's figure is the median of its
 rounds' medians (the rounds interleave, so drift on a 2-core machine hits both runtimes alike). Both
-runtimes are rebuilt from the same ExecuTorch checkout (``repro.harness.executorch_patches``).
+runtimes are rebuilt from the same ExecuTorch checkout (``repro.harness.lowering.executorch_patches``).
 
     python -m benchmarks.output_order_cost --executorch-source DIR [--rounds 7] [--repeats 20]
 """
@@ -26,9 +26,10 @@ import torch
 
 from benchmarks.runtime_cost import MODELS
 from benchmarks.timing import child_rounds
-from repro.harness import catalogue, lowering
-from repro.harness import executorch_patches as patches
-from repro.harness.lowerings import LOWERINGS
+from repro.harness.lowering import executorch_patches as patches
+from repro.harness.lowering import to_edge
+from repro.harness.lowering.named import LOWERINGS
+from repro.harness.models import catalogue
 
 BENCHMARKED = ("upstream_1m", "upstream_16m")
 # (candidate, program's partitioner, runtime)
@@ -45,7 +46,7 @@ def export_programs(folder):
         torch.save((inputs, model(*inputs)), folder / f"{name}.io")
         for partitioner in ("stock", "workaround"):
             case = catalogue.Case(name, name, model, lambda inputs=inputs: inputs)
-            program = lowering.lower(case, LOWERINGS[partitioner]).to_executorch()
+            program = to_edge.lower(case, LOWERINGS[partitioner]).to_executorch()
             (folder / f"{name}-{partitioner}.pte").write_bytes(program.buffer)
 
 

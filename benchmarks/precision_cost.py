@@ -1,7 +1,7 @@
 """What f32 costs against the CPU's default precision (bf16 on CPUs with AVX-512 BF16 or AMX), through
 ExecuTorch with the workaround, so a model owner can choose: run time and max error against eager PyTorch.
 
-The precision is the importing process's (``repro/harness/precision.py``): one child runs with OpenVINO's
+The precision is the importing process's (``repro/harness/cpu/precision.py``): one child runs with OpenVINO's
 instruction set capped (``OV_CPU_MAX_ISA``: f32), one without (the default), in turn, round after round, each
 loading the same programs from bytes; a figure is the median of its rounds' medians (the rounds interleave,
 so drift on a 2-core machine hits both alike). Models: the catalogue's conv net (``conv_bias_relu``), a
@@ -20,8 +20,10 @@ from pathlib import Path
 import torch
 
 from benchmarks.timing import child_rounds
-from repro.harness import catalogue, lowering, precision
-from repro.harness.lowerings import LOWERINGS
+from repro.harness.cpu import precision
+from repro.harness.lowering import to_edge
+from repro.harness.lowering.named import LOWERINGS
+from repro.harness.models import catalogue
 
 
 def cnn_224():
@@ -44,7 +46,7 @@ def models():
 def export(folder):
     for name, (model, inputs) in models().items():
         case = catalogue.Case(name, name, model, lambda inputs=inputs: inputs)
-        program = lowering.lower(case, LOWERINGS["workaround"]).to_executorch()
+        program = to_edge.lower(case, LOWERINGS["workaround"]).to_executorch()
         (folder / f"{name}.pte").write_bytes(program.buffer)
         with torch.no_grad():
             torch.save((inputs, model(*inputs)), folder / f"{name}.io")

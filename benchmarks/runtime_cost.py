@@ -21,7 +21,8 @@ import numpy as np
 import torch
 
 from benchmarks.timing import interleaved_timings, load
-from repro.harness import policy, runtime
+from repro.harness.models import policy
+from repro.harness.runtime.available import check_runtime
 
 
 def upstream(x):
@@ -92,7 +93,7 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=50)
     parser.add_argument("--models", default=",".join(MODELS))
     args = parser.parse_args(argv)
-    runtime.check_runtime()
+    check_runtime()
     results = [measure(name, args.repeats) for name in args.models.split(",")]
     print(json.dumps({"benchmark": "runtime_cost", "repeats": args.repeats, "results": results}, indent=1))
     for r in results:

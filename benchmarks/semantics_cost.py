@@ -1,6 +1,6 @@
 """What the semantics guards cost on real models: delegates, ops handed back, run time.
 
-For each real model (``repro/harness/real_models.py``: transformers architectures, tiny configs, random
+For each real model (``repro/harness/models/real_models.py``: transformers architectures, tiny configs, random
 weights), lowered three ways and timed interleaved in one process with the real ExecuTorch runtime:
   (a) the workaround as shipped (semantics guards on, special values OpenVINO's);
   (b) the workaround without its semantics guards (what it was before them: the rest of its rules);
@@ -18,8 +18,10 @@ import sys
 from collections import Counter
 
 from benchmarks.timing import interleaved_timings
-from repro.harness import lowering, real_models, runtime
-from repro.harness.lowerings import WORKAROUND, WORKAROUND_TORCH_SPECIAL_VALUES
+from repro.harness.lowering import to_edge
+from repro.harness.lowering.named import WORKAROUND, WORKAROUND_TORCH_SPECIAL_VALUES
+from repro.harness.models import real_models
+from repro.harness.runtime.available import check_runtime
 
 
 @contextlib.contextmanager
@@ -41,10 +43,11 @@ def lowered(case, lowering_value, keep):
 
     from workaround.partitioner.rules.exclusion import HANDED_BACK_BECAUSE
 
-    edge = lowering.lower(case, lowering_value)
-    reasons = Counter(node.meta[HANDED_BACK_BECAUSE].split(",")[0] for node in edge.exported_program().graph.nodes
-                      if HANDED_BACK_BECAUSE in node.meta)
-    program = edge.to_executorch()
+    lowered_program = to_edge.lower(case, lowering_value)
+    reasons = Counter(node.meta[HANDED_BACK_BECAUSE].split(",")[0]
+                      for node in lowered_program.exported_program().graph.nodes if HANDED_BACK_BECAUSE in
+                      node.meta)
+    program = lowered_program.to_executorch()
     loaded = Runtime.get().load_program(program.buffer)
     keep.append(loaded)
     method = loaded.load_method("forward")
@@ -73,7 +76,7 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=30)
     parser.add_argument("--models", default=",".join(real_models.MODELS))
     args = parser.parse_args(argv)
-    runtime.check_runtime()
+    check_runtime()
     results = [measure(name, args.repeats) for name in args.models.split(",")]
     print(json.dumps({"benchmark": "semantics_cost", "repeats": args.repeats, "results": results}, indent=1))
     for r in results:

@@ -10,8 +10,9 @@ import time
 
 import numpy as np
 
-from repro.harness import catalogue, lowering
-from repro.harness.lowerings import LOWERINGS
+from repro.harness.lowering import to_edge
+from repro.harness.lowering.named import LOWERINGS
+from repro.harness.models import catalogue
 
 
 def load(function, inputs, partitioner, keep):
@@ -20,7 +21,7 @@ def load(function, inputs, partitioner, keep):
     from executorch.runtime import Runtime
 
     case = catalogue.Case("bench", "bench", function, lambda: inputs)
-    program = lowering.lower(case, LOWERINGS[partitioner]).to_executorch()
+    program = to_edge.lower(case, LOWERINGS[partitioner]).to_executorch()
     loaded = Runtime.get().load_program(program.buffer)
     keep.append(loaded)
     method = loaded.load_method("forward")

@@ -1,9 +1,9 @@
 """The per-op conformance sweep (``tox -e conformance``): every op of OpenVINO's PyTorch support list, called
 as PyTorch's OpInfo database calls it, lowered stock and with the workaround, run in the real runtime with
-OpenVINO computing in f32, compared with eager (``repro/harness/conformance.py``).
+OpenVINO computing in f32, compared with eager (``repro/harness/conformance/per_op.py``).
 
 Each outcome is held to the one recorded for the installed OpenVINO release on this process's CPU class
-(``repro/harness/conformance_expected.json``; ``repro/harness/cpu_classes.py``): a difference is upstream
+(``repro/harness/conformance/expected.json``; ``repro/harness/cpu/classes.py``): a difference is upstream
 changing behaviour (re-check, then ``--record``) or the workaround regressing. ``--cpu-class`` runs the sweep as
 a lower class computes (an AVX-512 host reaches ``avx2``). ``--markdown`` writes the per-op table
 (docs/conformance.md).
@@ -21,8 +21,10 @@ from pathlib import Path
 if not __package__:
     import _as_script  # noqa: F401  (run by path: make the project's packages importable)
 
-from repro.harness import cli, conformance_record, cpu_classes
+from repro.harness import cli
 from repro.harness.cli import ExitStatus
+from repro.harness.conformance import record as conformance_record
+from repro.harness.cpu import classes as cpu_classes
 
 
 def shard(text: str) -> tuple[int, int]:
@@ -77,19 +79,20 @@ def main(argv: list[str] | None = None) -> int:
     cpu_class = computing_as(parser, args.cpu_class)
     from importlib.metadata import version
 
-    from repro.harness import conformance, runtime  # torch, executorch: after the usage checks
-    from repro.harness.lowerings import LOWERINGS
-    from repro.harness.program_runner import ProgramRunner
+    from repro.harness.conformance import per_op
+    from repro.harness.lowering.named import LOWERINGS
+    from repro.harness.runtime.available import check_runtime  # torch, executorch: after the usage checks
+    from repro.harness.runtime.program_runner import ProgramRunner
 
-    if args.ops and (unknown := sorted(args.ops - set(conformance.supported_ops()))):
+    if args.ops and (unknown := sorted(args.ops - set(per_op.supported_ops()))):
         parser.error(f"--ops: not in OpenVINO's support list: {', '.join(unknown)}")
     try:
-        runtime.check_runtime()
+        check_runtime()
     except Exception as error:
         print(f"conformance: cannot run ExecuTorch programs here: {error}", file=sys.stderr)
         return ExitStatus.UNTESTABLE
     release = version("openvino")
-    swept = conformance.sweep(args.ops)
+    swept = per_op.sweep(args.ops)
     cases = swept.cases[args.shard[0] - 1::args.shard[1]] if args.shard else swept.cases
     not_swept = [f"`{item.op}` ({item.opinfo}), {item.variant}: {item.reason}" for item in swept.not_swept]
     for line in not_swept:
@@ -100,9 +103,9 @@ def main(argv: list[str] | None = None) -> int:
                                                               found.items()), flush=True)
 
     with tempfile.TemporaryDirectory() as folder, ProgramRunner(
-            "bytes", environment=conformance.F32_ENVIRONMENT) as runner:
+            "bytes", environment=per_op.F32_ENVIRONMENT) as runner:
         lowerings = [LOWERINGS[name] for name in args.lowerings or conformance_record.LOWERINGS]
-        outcomes = conformance.run_sweep(cases, runner, folder, lowerings, progress)
+        outcomes = per_op.run_sweep(cases, runner, folder, lowerings, progress)
     if args.markdown:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
         args.markdown.write_text(conformance_record.markdown(outcomes, release, cpu_class, not_swept))

@@ -1,6 +1,6 @@
 """The bugs the way ExecuTorch users meet them.
 
-Each case of a small model catalogue (``repro/harness/catalogue.py``) goes through ``torch.export`` ->
+Each case of a small model catalogue (``repro/harness/models/catalogue.py``) goes through ``torch.export`` ->
 ``to_edge_transform_and_lower(..., partitioner=[...])`` -> ``.to_executorch()`` -> a ``.pte``
 file -> the real ExecuTorch runtime (the pip wheel's pybindings, whose OpenVINO delegate
 dlopens ``libopenvino_c`` from the installed openvino wheel). Every program is run twice, each
@@ -9,7 +9,7 @@ Python bytes, and loaded by path as deployments do. Every output is compared wit
 PyTorch; pure copies must match bit for bit, computed outputs within the case's tolerance.
 
 With ``--replay`` the OpenVINO blob inside each delegate is taken out of the lowered program
-and run again in plain OpenVINO Python with the inputs the delegate received (``repro/harness/replay.py``).
+and run again in plain OpenVINO Python with the inputs the delegate received (``repro/harness/runtime/replay.py``).
 
 Usage::
 
@@ -38,16 +38,18 @@ from typing import Any
 if not __package__:
     import _as_script  # noqa: F401  (run by path: make the project's packages importable)
 
-from repro.harness import candidates, cli, quiet
-from repro.harness.case_record import CaseRecord
-from repro.harness.case_runs import GATE_LOADS, run_case, saved_program
-from repro.harness.catalogue import CASES, CATALOGUE
+from repro.harness import cli
+from repro.harness.cases.outcomes import BUG_OUTCOMES, Outcome, describe_counts, outcome_counts
+from repro.harness.cases.record import CaseRecord
+from repro.harness.cases.runs import GATE_LOADS, run_case, saved_program
 from repro.harness.cli import ExitStatus
-from repro.harness.lowerings import LOWERINGS
-from repro.harness.outcomes import BUG_OUTCOMES, Outcome, describe_counts, outcome_counts
-from repro.harness.program_runner import ProgramRunner
-from repro.harness.runtime import Untestable, check_runtime
-from repro.harness.seed import SEED
+from repro.harness.lowering import candidates
+from repro.harness.lowering.named import LOWERINGS
+from repro.harness.models.catalogue import CASES, CATALOGUE
+from repro.harness.models.seed import SEED
+from repro.harness.runtime import quiet
+from repro.harness.runtime.available import Untestable, check_runtime
+from repro.harness.runtime.program_runner import ProgramRunner
 
 
 def summarize(records: Sequence[CaseRecord], partitioner: str) -> tuple[int, str]:
@@ -122,7 +124,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
                         help="with a candidate partitioner: a transform pass class to lower with (repeatable)")
     parser.add_argument("--case", action="append", metavar="NAME",
                         help="run only this catalogue case (repeatable; the names are in "
-                             "repro/harness/catalogue.py)")
+                             "repro/harness/models/catalogue.py)")
     parser.add_argument("--replay", action="store_true", help="replay each delegate's blob in plain OpenVINO")
     parser.add_argument("--save-dir", type=Path, help="write each case's .pte file here (CASE.PARTITIONER.pte; "
                                                       "one already there is an error unless --force)")
@@ -132,7 +134,8 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
                         help="show what torch, torchao and the runtime print while they load (hidden by default)")
     args = parser.parse_args(argv)
     if unknown := [name for name in args.case or [] if name not in CASES]:
-        parser.error(f"--case: no such case: {', '.join(unknown)} (the names are in repro/harness/catalogue.py)")
+        parser.error(f"--case: no such case: {', '.join(unknown)} "
+                     "(the names are in repro/harness/models/catalogue.py)")
     if ":" in args.partitioner:
         try:
             args.lowering = candidates.candidate_lowering(args.partitioner, args.transform_pass)

@@ -1,6 +1,6 @@
 """The LLM tier (``tox -e llm``): ExecuTorch's LLM pipeline with the OpenVINO backend, stock and workaround.
 
-Each case (``repro/harness/llm_pipeline.py``: a tiny random-weight checkpoint of a model class the pipeline knows,
+Each case (``repro/harness/llm/pipeline.py``: a tiny random-weight checkpoint of a model class the pipeline knows,
 a KV cache or not, static or dynamic shapes, weights uncompressed or compressed by NNCF to 8 or 4 bits) is
 exported as ``export_llm`` exports it, then its program runs in the real runtime from bytes and by path: a prefill
 and greedy decode steps, each call's logits held to the reference's (the graph the pipeline handed the
@@ -24,8 +24,8 @@ if not __package__:
 
 from repro.harness import cli
 from repro.harness.cli import ExitStatus
-from repro.harness.llm_pipeline import LlmCase, every_case
-from repro.harness.program_runner import Load
+from repro.harness.llm.pipeline import LlmCase, every_case
+from repro.harness.runtime.program_runner import Load
 from repro.reports import markdown as md
 
 # What the tier holds to the reference (the pipeline also exports with XNNPACK, the benchmark's peer).
@@ -78,10 +78,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"COULD NOT TEST: {', '.join(missing)} not installed (tox -e llm installs the pipeline's stack)",
               file=sys.stderr)
         return ExitStatus.UNTESTABLE
-    from repro.harness.cpu_classes import process_class
-    from repro.harness.llm_runs import exported, record_of
-    from repro.harness.precision import f32_environment
-    from repro.harness.program_runner import ProgramRunner
+    from repro.harness.cpu.classes import process_class
+    from repro.harness.cpu.precision import f32_environment
+    from repro.harness.llm.runs import exported, record_of
+    from repro.harness.runtime.program_runner import ProgramRunner
 
     pairs = [(case, lowering) for case in cases for lowering in COMPARED_LOWERINGS]
     with tempfile.TemporaryDirectory() as scratch, contextlib.ExitStack() as stack:

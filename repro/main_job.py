@@ -49,7 +49,7 @@ def unknown_cases(names: list[str]) -> list[str]:
     if not names:
         return []
     try:
-        from repro.harness.catalogue import CASES
+        from repro.harness.models.catalogue import CASES
     except ImportError:
         return []
     return [name for name in names if name not in CASES]
@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="run only this ExecuTorch case (repeatable; see executorch_path.py --help)")
     args = parser.parse_args(argv)
     if unknown := unknown_cases(args.case):
-        parser.error(f"--case: no such case: {', '.join(unknown)} (the names are in repro/harness/catalogue.py)")
+        parser.error(f"--case: no such case: {', '.join(unknown)} "
+                     "(the names are in repro/harness/models/catalogue.py)")
     found = {}
     for title, (script, *arguments) in REPRODUCERS:
         if script == "executorch_path.py":

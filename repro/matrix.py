@@ -39,8 +39,9 @@ from packaging.version import Version
 if not __package__:
     import _as_script  # noqa: F401  (run by path: make the project's packages importable)
 
-from repro.harness import cli, executorch_patches
+from repro.harness import cli
 from repro.harness.cli import ExitStatus
+from repro.harness.lowering import executorch_patches
 from repro.matrix_runs import PROJECT, run_matrix
 from repro.releases import HEADLINE_EXECUTORCH, discover_releases, executorch_list, release_list, resolve
 from repro.reports import matrix_report, release_boundaries, upstream

@@ -28,9 +28,9 @@ from packaging.version import Version
 
 from repro import attachment_commands as commands
 from repro.dependencies import requirements
-from repro.harness import executorch_patches as patches
-from repro.harness import precision
 from repro.harness.cli import ExitStatus
+from repro.harness.cpu import precision
+from repro.harness.lowering import executorch_patches as patches
 from repro.releases import EXECUTORCH_INSTALLS_FROM, HEADLINE_EXECUTORCH, resolve
 from repro.reports import markdown as md
 from repro.reports import matrix_report
@@ -151,7 +151,8 @@ def executorch_package(python: str | Path) -> Path | None:
 def run_with_patched_runtime(python: str | Path, source: Path, series_name: str, attachment: str,
                              timeout: float) -> CommandRun:
     """The ExecuTorch reproducer ``attachment`` with the backend rebuilt from ``source`` with the C++ series
-    ``series_name``, against this environment's executorch wheel (``repro.harness.executorch_patches``)."""
+    ``series_name``, against this environment's executorch wheel
+    (``repro.harness.lowering.executorch_patches``)."""
     wheel = executorch_package(python)
     if wheel is None:
         return {"exit_code": None, "output": "executorch is not importable in this environment"}
@@ -168,12 +169,13 @@ def run_with_patched_runtime(python: str | Path, source: Path, series_name: str,
 def run_with_python_series(python: str | Path, series_names: Sequence[str], attachment: str,
                            timeout: float) -> CommandRun:
     """The ExecuTorch reproducer ``attachment`` with the Python series ``series_names`` applied to a copy of this
-    environment's backend and LLM example (``python -m repro.harness.executorch_patches overlay``, run by
+    environment's backend and LLM example (``python -m repro.harness.lowering.executorch_patches overlay``, run by
     ``python``: the copy is of its own wheel), first on ``PYTHONPATH``."""
     with tempfile.TemporaryDirectory() as folder:
         overlay = Path(folder) / "overlay"
         series = [argument for name in series_names for argument in ("--series", name)]
-        made = run_module(python, "repro.harness.executorch_patches", timeout, "overlay", str(overlay), *series)
+        made = run_module(python, "repro.harness.lowering.executorch_patches", timeout, "overlay", str(overlay),
+                          *series)
         if made["exit_code"] != 0:
             return {"exit_code": None, "output": made["output"]}
         return run_attachment(python, attachment, timeout, env=patches.with_search_paths(python_path=overlay))
@@ -181,8 +183,8 @@ def run_with_python_series(python: str | Path, series_names: Sequence[str], atta
 
 def run_patch_tests(python: str | Path, timeout: float) -> dict[str, Any] | None:
     """{series: {"with": ..., "without": ...}} of the op tests our Python patches add
-    (``python -m repro.harness.op_tests`` in this environment), or None when it could not run."""
-    run = run_module(python, "repro.harness.op_tests", timeout)
+    (``python -m repro.harness.conformance.op_tests`` in this environment), or None when it could not run."""
+    run = run_module(python, "repro.harness.conformance.op_tests", timeout)
     try:
         return json.loads(run["stdout"])["series"] if run["exit_code"] == 0 else None
     except (KeyError, ValueError):

@@ -1,6 +1,6 @@
 """The model tier (``tox -e models``): real architectures through the stock partitioner and the workaround.
 
-Each model of ``repro/harness/real_models.py`` (transformers, tiny configs, random weights) is
+Each model of ``repro/harness/models/real_models.py`` (transformers, tiny configs, random weights) is
 exported, lowered stock and with the workaround, saved, and run in the real runtime in child processes,
 from bytes and by path; each output is compared with eager PyTorch. Prints one table: model x partitioner
 x load -> correct / wrong by X / failed (why). Not part of the gate's time budget.
@@ -19,10 +19,11 @@ from pathlib import Path
 if not __package__:
     import _as_script  # noqa: F401  (run by path: make the project's packages importable)
 
-from repro.harness import cli, real_models
-from repro.harness.case_record import CaseRecord
+from repro.harness import cli
+from repro.harness.cases.outcomes import AT_EXPORT, Outcome
+from repro.harness.cases.record import CaseRecord
 from repro.harness.cli import ExitStatus
-from repro.harness.outcomes import AT_EXPORT, Outcome
+from repro.harness.models import real_models
 
 
 def load_cell(record: CaseRecord, load: str) -> str:
@@ -61,9 +62,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"COULD NOT TEST: {', '.join(missing)} not installed (tox -e models installs the model tier's "
               "stack)", file=sys.stderr)
         return ExitStatus.UNTESTABLE
-    from repro.harness.case_runs import GATE_LOADS, run_case  # torch, executorch: after the usage checks
-    from repro.harness.lowerings import STOCK, WORKAROUND
-    from repro.harness.program_runner import ProgramRunner
+    from repro.harness.cases.runs import GATE_LOADS, run_case  # torch, executorch: after the usage checks
+    from repro.harness.lowering.named import STOCK, WORKAROUND
+    from repro.harness.runtime.program_runner import ProgramRunner
 
     cases = [real_models.case(name) for name in args.models or real_models.MODELS]
     records = []

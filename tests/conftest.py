@@ -4,11 +4,11 @@ import os
 
 import pytest
 
-from repro.harness.precision import F32_ISA_CAP
+from repro.harness.cpu.precision import F32_ISA_CAP
 from tests.support.outcomes import UPSTREAM_CHANGED, assert_equals_eager
 from tests.tools import gate_runs
 
-# The gate judges at f32 on every CPU (repro/harness/precision.py): set before any test imports OpenVINO,
+# The gate judges at f32 on every CPU (repro/harness/cpu/precision.py): set before any test imports OpenVINO,
 # and inherited by every child process; the bf16 leg (tests/gate/test_default_precision.py) takes it away.
 for _variable, _value in F32_ISA_CAP.items():
     os.environ.setdefault(_variable, _value)
@@ -19,10 +19,10 @@ pytest_plugins = ["tests.plugins.candidate_gate", "tests.plugins.executorch_sour
 
 def pytest_configure(config):
     """Each process that tests lowers with one materialization of torch's CIA registry per collection
-    (``repro/harness/cia_collection.py``: the same lowerings, a third less time); envs without torch lower
+    (``repro/harness/lowering/cia_collection.py``: the same lowerings, a third less time); envs without torch lower
     nothing."""
     if importlib.util.find_spec("torch"):
-        from repro.harness.cia_collection import materialize_once_per_collection
+        from repro.harness.lowering.cia_collection import materialize_once_per_collection
 
         materialize_once_per_collection()
 
@@ -34,7 +34,7 @@ def pytest_sessionstart(session):
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     """The run's summary for the figures the docs quote (``tests/tools/gate_runs.py``), when tox runs it."""
-    from repro.harness.cpu_classes import process_class
+    from repro.harness.cpu.classes import process_class
 
     if hasattr(config, "workerinput"):
         return
@@ -44,7 +44,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 def pytest_report_header(config):
     """The CPU class this run computes as, first in its log: a red run says where it ran."""
-    from repro.harness.cpu_classes import host_flags, process_class, reachable_classes
+    from repro.harness.cpu.classes import host_flags, process_class, reachable_classes
 
     shown = sorted(flag for flag in host_flags() if flag.startswith(("avx2", "avx512", "amx")))
     return (f"CPU class: {process_class()} (flags: {' '.join(shown) or 'none read'}; reaches "
@@ -91,9 +91,9 @@ def pte_dir(tmp_path_factory):
 @pytest.fixture(scope="session")
 def runners():
     """{load: ProgramRunner}: the real runtime in child processes, loading from bytes and by path."""
-    from repro.harness.case_runs import GATE_LOADS
-    from repro.harness.program_runner import ProgramRunner
-    from repro.harness.runtime import check_runtime
+    from repro.harness.cases.runs import GATE_LOADS
+    from repro.harness.runtime.available import check_runtime
+    from repro.harness.runtime.program_runner import ProgramRunner
 
     check_runtime()
     started = {load: ProgramRunner(load) for load in GATE_LOADS}
@@ -136,9 +136,9 @@ def lowered_case(pte_dir, runners, once_per_run):
     """record(case name, lowering) -> the catalogue case lowered (a ``Lowering``, or the name of one; the stock
     partitioner by default), saved as .pte, run in the real runtime from bytes and by path, and replayed; made
     once per gate run (``once_per_run``)."""
-    from repro.harness.case_runs import run_case
-    from repro.harness.catalogue import CASES
-    from repro.harness.lowerings import as_lowering
+    from repro.harness.cases.runs import run_case
+    from repro.harness.lowering.named import as_lowering
+    from repro.harness.models.catalogue import CASES
 
     def record(case, lowering="stock"):
         lowering = as_lowering(lowering)
@@ -172,10 +172,10 @@ def lowering_works():
 @pytest.fixture(scope="session")
 def class_runners():
     """runner(cpu_class, load) -> a ProgramRunner computing as ``cpu_class`` at f32 (its kernels capped with
-    oneDNN's ISA cap: ``repro.harness.precision.f32_environment``), started on first use, one per class and
+    oneDNN's ISA cap: ``repro.harness.cpu.precision.f32_environment``), started on first use, one per class and
     load."""
-    from repro.harness.precision import f32_environment
-    from repro.harness.program_runner import ProgramRunner
+    from repro.harness.cpu.precision import f32_environment
+    from repro.harness.runtime.program_runner import ProgramRunner
 
     started = {}
 
@@ -193,12 +193,12 @@ def class_runners():
 def as_class(class_runners):
     """as_class(case, lowering, record, cpu_class, load="bytes") -> the record ``cpu_class`` gives for the same
     program: re-stamped for it and run (from bytes, or by path) in a child computing as it, at f32
-    (``repro.harness.case_runs.run_as``). The lowering is shared: what a class exports differs only in the
+    (``repro.harness.cases.runs.run_as``). The lowering is shared: what a class exports differs only in the
     stamp."""
-    from repro.harness.case_runs import run_as
-    from repro.harness.lowerings import as_lowering
-    from repro.harness.precision import f32_environment
-    from repro.harness.restamp import text_for
+    from repro.harness.cases.runs import run_as
+    from repro.harness.cpu.precision import f32_environment
+    from repro.harness.cpu.restamp import text_for
+    from repro.harness.lowering.named import as_lowering
 
     def run(case, lowering, record, cpu_class, load="bytes"):
         return run_as(case, as_lowering(lowering), record, cpu_class=cpu_class,
@@ -212,9 +212,9 @@ def lowered_as(pte_dir, runners, once_per_run, as_class):
     """record(key, case, lowering, cpu_class) -> ``case`` (any ``Case``; ``key`` names it in this run) lowered
     once per run as this process's class computes and run from bytes at f32, or, for another class, that program
     rerun as the class computes (``as_class``)."""
-    from repro.harness.case_runs import run_case
-    from repro.harness.cpu_classes import process_class
-    from repro.harness.lowerings import as_lowering
+    from repro.harness.cases.runs import run_case
+    from repro.harness.cpu.classes import process_class
+    from repro.harness.lowering.named import as_lowering
 
     def record(key, case, lowering, cpu_class):
         lowering = as_lowering(lowering)
@@ -230,9 +230,9 @@ def execute_layer_test(pte_dir, runners):
     """Like ExecuTorch's BaseOpenvinoOpTest.execute_layer_test, for any function and inputs:
     lower (optionally with a compile_config), run in the real runtime, assert equal to eager
     (copies exactly, the rest within ``atol``), the delegate count, and a clean post-lowering check."""
-    from repro.harness.case_runs import run_case
-    from repro.harness.catalogue import COMPUTE_ATOL
-    from repro.harness.lowerings import as_lowering
+    from repro.harness.cases.runs import run_case
+    from repro.harness.lowering.named import as_lowering
+    from repro.harness.models.catalogue import COMPUTE_ATOL
     from tests.plugins.candidate_gate import under_test
     from tests.support.helpers import ad_hoc_case
     from workaround import check_program

@@ -5,8 +5,8 @@ only, so channels-last tensors at a partition's edge give wrong values; with the
 (``repro/matrix.py --executorch``).
 """
 
-from repro.harness import executorch_patches as patches
-from repro.harness.outcomes import Outcome
+from repro.harness.cases.outcomes import Outcome
+from repro.harness.lowering import executorch_patches as patches
 from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
 from repro.reports.matrix_report import by_release

@@ -5,7 +5,7 @@ OpenVINO's own message) and tell users how to export for the device. Built from 
 (``repro/matrix.py --executorch`` runs ``attachments/executorch_cpu_stamp.py``).
 """
 
-from repro.harness import executorch_patches as patches
+from repro.harness.lowering import executorch_patches as patches
 from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
 from repro.reports.matrix_row import Matrix

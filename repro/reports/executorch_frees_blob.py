@@ -4,7 +4,7 @@ patch (``repro/patches/executorch/blob-lifetime``) and what the reproducer print
 matrix's rows (``repro/matrix.py --executorch``, with ``--executorch-source`` for the patched run).
 """
 
-from repro.harness import executorch_patches as patches
+from repro.harness.lowering import executorch_patches as patches
 from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
 from repro.reports.matrix_row import Matrix
@@ -26,7 +26,8 @@ MEMORY = md.table(
 
 # tests/large (``test_the_stock_program_equals_eager_by_path_with_the_blob_lifetime_runtime``), 2026-12-07,
 # machine B (AVX-512 BF16, run at f32), executorch 1.5.1, OpenVINO 2026.4.1: the 2.25 GiB model of
-# repro/harness/large_program.py, its program 2,416,234,258 bytes; VmHWM of the process that loads and runs it.
+# repro/harness/models/large_program.py, its program 2,416,234,258 bytes; VmHWM of the process that loads and runs
+# it.
 LARGE_MODEL = "nine `Linear(8192, 8192)` with biases in float32 (2.25 GiB of weights, a 2.4 GB `.pte`)"
 LARGE_RUNS = md.table(
     ["runtime", "by path", "peak resident"],

@@ -6,7 +6,7 @@ matrix's rows (``repro/matrix.py --executorch`` runs ``attachments/executorch_ll
 both series applied).
 """
 
-from repro.harness import executorch_patches as patches
+from repro.harness.lowering import executorch_patches as patches
 from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
 from repro.reports.matrix_row import Matrix

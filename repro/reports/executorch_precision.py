@@ -6,7 +6,7 @@ prints with its runtime part. Built from the matrix's rows (``repro/matrix.py --
 the ``precision`` backend).
 """
 
-from repro.harness import executorch_patches as patches
+from repro.harness.lowering import executorch_patches as patches
 from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
 from repro.reports.matrix_row import Matrix

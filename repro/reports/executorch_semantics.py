@@ -9,7 +9,7 @@ documentation of the CPU plugin's precisions; the dropped ``Abs`` and the rest a
 there (the two OpenVINO bodies this matrix writes), and linked.
 """
 
-from repro.harness import executorch_patches as patches
+from repro.harness.lowering import executorch_patches as patches
 from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
 from repro.reports.matrix_row import Matrix

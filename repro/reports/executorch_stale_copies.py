@@ -6,8 +6,8 @@ each applies and what each costs. Built from the matrix's rows (``repro/matrix.p
 backend).
 """
 
-from repro.harness import executorch_patches as patches
-from repro.harness.outcomes import Outcome
+from repro.harness.cases.outcomes import Outcome
+from repro.harness.lowering import executorch_patches as patches
 from repro.reports import executorch_issue as et
 from repro.reports import markdown as md
 from repro.reports.matrix_report import by_release

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from packaging.version import Version
 
-from repro.harness.outcomes import describe_counts
+from repro.harness.cases.outcomes import describe_counts
 from repro.reports import markdown as md
 from repro.reports import release_boundaries
 from repro.reports.matrix_row import CommandRun, Matrix, MatrixRow, RowStatus, Summary

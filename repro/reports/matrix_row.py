@@ -64,7 +64,7 @@ class MatrixRow(TypedDict):
     # {executorch release: those ExecuTorch fields, or {"install_failed": why}} with --executorch-versions
     executorch_releases: dict[str, Any] | None
     executorch_environment: str | None  # `python -m torch.utils.collect_env`
-    # {series: {"with", "without", "subtests"}} of `python -m repro.harness.op_tests`
+    # {series: {"with", "without", "subtests"}} of `python -m repro.harness.conformance.op_tests`
     executorch_patch_tests: dict[str, Any] | None
     # the runs above with the patched runtime backend (--executorch-source), or None
     executorch_by_path_patched: CommandRun | None

@@ -1,6 +1,6 @@
 """A comment for openvino#31196 ("The greater operator is incorrect on nan"), not a new issue: what the
 conformance sweep measured of NaN and infinities through OpenVINO's PyTorch frontend, rendered from the
-outcomes it recorded (``repro/harness/conformance_expected.json``, read torch-free).
+outcomes it recorded (``repro/harness/conformance/expected.json``, read torch-free).
 
     python -m repro.reports.openvino_special_values [--release 2026.4.1]
 """
@@ -10,9 +10,9 @@ import sys
 
 from packaging.version import Version
 
-from repro.harness import conformance_record
+from repro.harness.cases.outcomes import Outcome
 from repro.harness.cli import ExitStatus
-from repro.harness.outcomes import Outcome
+from repro.harness.conformance import record as conformance_record
 from repro.reports import markdown as md
 from repro.reports.matrix_row import Matrix
 from workaround.contract import differences

@@ -1,6 +1,6 @@
 """Every catalogue case the workaround corrects, its program made here and restamped as each other CPU class this
-host reaches would stamp it (``repro.harness.restamp``, the rewriter ``openvino-pte-restamp`` runs), loaded from
-bytes and by path in a runtime computing as that class: equal to eager, as on the class that exported it.
+host reaches would stamp it (``repro.harness.cpu.restamp``, the rewriter ``openvino-pte-restamp`` runs), loaded
+from bytes and by path in a runtime computing as that class: equal to eager, as on the class that exported it.
 
 This is the promise a model owner relies on when exporting on one machine and deploying on another. The gate
 (``tox -e ov2026.4``) holds the class-dependent cases on each class with one load each, within its minutes; this
@@ -21,11 +21,11 @@ from tests.support.helpers import other_cpu_classes, run_cli, skip_module_withou
 from tests.support.outcomes import assert_equals_eager
 
 skip_module_without_executorch_path()
-from repro.harness import catalogue  # noqa: E402
-from repro.harness.case_runs import GATE_LOADS  # noqa: E402
-from repro.harness.cpu_classes import reachable_classes  # noqa: E402
-from repro.harness.lowerings import WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
-from repro.harness.precision import f32_environment  # noqa: E402
+from repro.harness.cases.runs import GATE_LOADS  # noqa: E402
+from repro.harness.cpu.classes import reachable_classes  # noqa: E402
+from repro.harness.cpu.precision import f32_environment  # noqa: E402
+from repro.harness.lowering.named import WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
+from repro.harness.models import catalogue  # noqa: E402
 from tests.support.workaround_expectations import (  # noqa: E402
     CORRECTED,
     KEEPS_OPENVINO_SPECIAL_VALUES,
@@ -39,7 +39,7 @@ def or_nowhere_to_travel(params):
     """``params``, or, on a host that reaches no other measured class (an AVX2 host), one test skipped saying so:
     the env then did its job, and exits 0 as the README's test command needs (a module-level skip would leave
     pytest nothing collected, exit 5, and CI red on every AVX2 host)."""
-    from repro.harness.cpu_classes import process_class
+    from repro.harness.cpu.classes import process_class
 
     return params or [pytest.param(None, None, None, id="no-other-class", marks=pytest.mark.skip(
         reason=f"this host computes as {process_class()} and reaches no other measured class: nothing to restamp "

@@ -117,8 +117,8 @@ def test_partition_lowered_with_a_dynamic_batch_reads_any_batch_in_its_dim_order
     import torch
     from executorch.exir import to_edge_transform_and_lower
 
-    from repro.harness import catalogue
-    from repro.harness.lowerings import WORKAROUND
+    from repro.harness.lowering.named import WORKAROUND
+    from repro.harness.models import catalogue
 
     model = catalogue.Forward(lambda x: catalogue.CONV(x).mean(0, keepdim=True)).eval()
     frame = catalogue.uniform(2, 3, 4, 4, channels_last=True)

@@ -19,10 +19,11 @@ skip_module_without_executorch_path()
 from executorch.exir import ExecutorchBackendConfig  # noqa: E402
 from executorch.exir.passes import MemoryPlanningPass  # noqa: E402
 
-from repro.harness import catalogue, lowering  # noqa: E402
-from repro.harness.case_runs import eager_outputs, load_outcome  # noqa: E402
-from repro.harness.lowerings import LOWERINGS  # noqa: E402
-from repro.harness.program_runner import ProgramRunner  # noqa: E402
+from repro.harness.cases.runs import eager_outputs, load_outcome  # noqa: E402
+from repro.harness.lowering import to_edge  # noqa: E402
+from repro.harness.lowering.named import LOWERINGS  # noqa: E402
+from repro.harness.models import catalogue  # noqa: E402
+from repro.harness.runtime.program_runner import ProgramRunner  # noqa: E402
 from workaround import check_program, install, uninstall  # noqa: E402
 from workaround.checker.pte import reader  # noqa: E402
 from workaround.partitioner.hooks.inline_blobs import INLINE_BLOBS  # noqa: E402
@@ -37,7 +38,7 @@ def blobs_in_segments(program):
 
 
 def lowered(case_name, partitioner):
-    return lowering.lower(catalogue.CASES[case_name], LOWERINGS[partitioner])
+    return to_edge.lower(catalogue.CASES[case_name], LOWERINGS[partitioner])
 
 
 def test_a_crash_is_a_result_and_the_next_program_gets_a_fresh_worker_of_the_same_child(lowered_case, tmp_path):

@@ -6,7 +6,7 @@ restamp command's rewriter on the same corpus neither mends nor breaks a program
 
 import pytest
 
-from repro.harness.program_runner import ProgramRunner
+from repro.harness.runtime.program_runner import ProgramRunner
 from tests.support.checker_fuzz import SAMPLES, CheckerRunner, differ, mutant, mutant_count
 from tests.support.helpers import TRACKED_PROGRAMS, skip_module_without_executorch_path, stamp_of
 
@@ -17,7 +17,7 @@ skip_module_without_executorch_path()
 
 def foreign_programs():
     """The tracked programs stamped for another CPU class than this process's."""
-    from repro.harness.cpu_classes import process_class
+    from repro.harness.cpu.classes import process_class
 
     return [path for path in TRACKED_PROGRAMS if stamp_of(path).cpu_class != process_class()]
 

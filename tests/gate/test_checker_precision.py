@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from repro.harness import precision
+from repro.harness.cpu import precision
 from tests.support.helpers import cpu_default_is_bf16, run_cli, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()

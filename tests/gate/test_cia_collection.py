@@ -1,6 +1,6 @@
 """The gate's processes lower with one materialization of torch's CIA registry per collection
-(``repro/harness/cia_collection.py``, set up by the conftest): the same ops as torch's own collection, while
-torch 2.13 still materializes once per namespace (when it stops, retire the module)."""
+(``repro/harness/lowering/cia_collection.py``, set up by the conftest): the same ops as torch's own collection,
+while torch 2.13 still materializes once per namespace (when it stops, retire the module)."""
 
 from tests.support.helpers import skip_module_without_executorch_path
 
@@ -8,7 +8,7 @@ skip_module_without_executorch_path()
 import torch  # noqa: E402
 from torch._export import utils  # noqa: E402
 
-from repro.harness import cia_collection  # noqa: E402
+from repro.harness.lowering import cia_collection  # noqa: E402
 from tests.support.outcomes import UPSTREAM_CHANGED  # noqa: E402
 
 

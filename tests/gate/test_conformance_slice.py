@@ -12,8 +12,9 @@ import pytest
 from tests.support.helpers import other_cpu_classes, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
-from repro.harness import conformance, conformance_record  # noqa: E402
-from repro.harness.cpu_classes import process_class  # noqa: E402
+from repro.harness.conformance import per_op  # noqa: E402
+from repro.harness.conformance import record as conformance_record  # noqa: E402
+from repro.harness.cpu.classes import process_class  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 # Cases of the classes the workaround guards, one it leaves to OpenVINO by default, one ExecuTorch's own kernel
@@ -51,9 +52,9 @@ def recorded(cpu_class):
 @pytest.mark.parametrize("case_id", SLICE)
 def test_sweep_case_gives_the_outcomes_recorded_for_this_release(lowered_as, case_id, cpu_class):
     op = case_id.split("/")[0]
-    sweep_case = next((case for case in conformance.sweep({op}).cases if case.id == case_id), None)
+    sweep_case = next((case for case in per_op.sweep({op}).cases if case.id == case_id), None)
     assert sweep_case is not None, f"the sweep no longer makes {case_id}: update SLICE"
-    found = {name: conformance.outcome(lowered_as(f"slice.{case_id}", sweep_case.case, name, cpu_class))
+    found = {name: per_op.outcome(lowered_as(f"slice.{case_id}", sweep_case.case, name, cpu_class))
              for name in conformance_record.LOWERINGS}
     expected = recorded(cpu_class)[case_id]
     assert found == expected, (f"{case_id} as {cpu_class} computes: {found}, recorded {expected}: upstream "
@@ -63,7 +64,7 @@ def test_sweep_case_gives_the_outcomes_recorded_for_this_release(lowered_as, cas
 def test_the_sweep_records_each_call_eager_refuses_rather_than_dropping_it():
     """A sample call at the bounds that eager PyTorch refuses (an index beyond the table) is not swept, and
     says so with eager's reason: the denominator of the sweep's figures is on the record."""
-    not_swept = {item.variant: item.reason for item in conformance.sweep({"gather"}).not_swept}
+    not_swept = {item.variant: item.reason for item in per_op.sweep({"gather"}).not_swept}
     assert set(not_swept) == {"int32 bounds", "int64 bounds"}, not_swept
     assert all(reason.startswith("eager refuses: RuntimeError: index ") for reason in not_swept.values())
 
@@ -85,6 +86,6 @@ class BrokenOpInfo:
 
 
 def test_an_opinfo_whose_samples_fail_is_recorded_with_the_reason_for_each_dtype():
-    assert list(conformance.variants(BrokenOpInfo())) == [
+    assert list(per_op.variants(BrokenOpInfo())) == [
         ("float32", "RuntimeError: no torch.float32 samples on cpu"),
         ("int64", "RuntimeError: no torch.int64 samples on cpu")]

@@ -1,4 +1,4 @@
-"""The CPU class a process computes as (``repro/harness/cpu_classes.py``): read from the host's flags and oneDNN's
+"""The CPU class a process computes as (``repro/harness/cpu/classes.py``): read from the host's flags and oneDNN's
 cap, and reached in plain OpenVINO by that cap alone (its kernels and its blob stamp follow it; OpenVINO's own
 ``OV_CPU_MAX_ISA`` moves neither)."""
 
@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from repro.harness.cpu_classes import (
+from repro.harness.cpu.classes import (
     CAP,
     CpuClass,
     UnmeasuredCpuClass,
@@ -79,7 +79,7 @@ def probe(environment):
 @pytest.mark.parametrize("cpu_class", reachable_classes(), ids=str)
 def test_plain_openvino_compares_nan_as_the_class_is_recorded(cpu_class):
     """Greater(NaN, 0) is false in OpenVINO's AVX2 kernels only (the catalogue's nan_greater_than records it)."""
-    from repro.harness.catalogue import CASES
+    from repro.harness.models.catalogue import CASES
 
     found = probe(environment_for(cpu_class))
     assert found["nan_greater"] == (cpu_class not in CASES["nan_greater_than"].stock.right_on)
@@ -107,11 +107,11 @@ print(json.dumps({"isa": stamp and stamp.isa, "ir": hashlib.sha256(ir).hexdigest
 
 
 def test_every_class_exports_the_same_ir_at_one_precision():
-    """Why the gate lowers once and re-stamps for the other classes (``repro.harness.restamp``): the blob's
+    """Why the gate lowers once and re-stamps for the other classes (``repro.harness.cpu.restamp``): the blob's
     header is all that differs between the classes' exports (the partitioner's graph is pure torch.fx, the same on
     any CPU; measured on whole programs too: the workaround's upstream_clone_sin lowered by a process capped at
     AVX2 and one at AVX-512 BF16 carry the same IR, 1,700 bytes after the header)."""
-    from repro.harness.precision import f32_environment
+    from repro.harness.cpu.precision import f32_environment
 
     exported = []
     for cpu_class in reachable_classes():

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from repro.harness import precision
+from repro.harness.cpu import precision
 from tests.support.helpers import cpu_default_is_bf16, run_cli, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
@@ -21,14 +21,16 @@ at_bf16_only = pytest.mark.skipif(not cpu_default_is_bf16(), reason=(
 CASES = ("upstream_clone_sin", "conv_channels_last_input", "conv_bias_relu")
 POLICY_CHILD = """
 import json
-from repro.harness import catalogue, lowering, policy, precision
-from repro.harness.case_runs import max_abs_diff
-from repro.harness.lowerings import LOWERINGS
+from repro.harness.models import catalogue, policy
+from repro.harness.lowering import to_edge
+from repro.harness.cpu import precision
+from repro.harness.cases.runs import max_abs_diff
+from repro.harness.lowering.named import LOWERINGS
 from executorch.runtime import Runtime
 
 model, inputs = policy.Policy().eval(), policy.observation()
 case = catalogue.Case("policy", "the policy", model, lambda: inputs)
-program = lowering.lower(case, LOWERINGS["workaround"]).to_executorch()
+program = to_edge.lower(case, LOWERINGS["workaround"]).to_executorch()
 outputs = Runtime.get().load_program(program.buffer).load_method("forward").execute(list(inputs))
 print(json.dumps({"f32": precision.default_is_f32(), "tolerance": precision.tolerance(precision.CONV),
                   "actions": max_abs_diff(outputs[0], model(*inputs)[0])}))
@@ -36,7 +38,8 @@ print(json.dumps({"f32": precision.default_is_f32(), "tolerance": precision.tole
 
 
 def test_the_leg_runs_at_the_cpus_default_precision():
-    child = run_cli("python", "-c", "from repro.harness.precision import default_is_f32; print(default_is_f32())",
+    child = run_cli("python", "-c",
+                    "from repro.harness.cpu.precision import default_is_f32; print(default_is_f32())",
                     env=DEFAULT, timeout=120)
     assert child.stdout.strip() == str(not cpu_default_is_bf16()), child.stderr[-2000:]
 

@@ -11,8 +11,8 @@ skip_module_without_executorch_path()
 
 import torch  # noqa: E402
 
-from repro.harness.lowering import lower  # noqa: E402
-from repro.harness.lowerings import LOWERINGS  # noqa: E402
+from repro.harness.lowering.named import LOWERINGS  # noqa: E402
+from repro.harness.lowering.to_edge import lower  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 CALLS = 4

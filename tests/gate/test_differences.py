@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from repro.harness.catalogue import CASES
-from repro.harness.outcomes import Outcome
+from repro.harness.cases.outcomes import Outcome
+from repro.harness.models.catalogue import CASES
 from tests.support.helpers import PROJECT
 from workaround.contract.differences import DIFFERENCES, Owner, Rule, finding_kinds, named
 from workaround.contract.finding_kinds import FindingKind

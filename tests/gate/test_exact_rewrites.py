@@ -19,10 +19,10 @@ skip_module_without_executorch_path()
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-from repro.harness import conformance  # noqa: E402
-from repro.harness.case_runs import max_abs_diff  # noqa: E402
-from repro.harness.cpu_classes import process_class  # noqa: E402
-from repro.harness.lowerings import WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
+from repro.harness.cases.runs import max_abs_diff  # noqa: E402
+from repro.harness.conformance import per_op  # noqa: E402
+from repro.harness.cpu.classes import process_class  # noqa: E402
+from repro.harness.lowering.named import WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
 from tests.support.outcomes import assert_equals_eager  # noqa: E402
 from workaround.partitioner.exact_rewrites import TORCH_SPECIAL_VALUES_PASSES  # noqa: E402
 
@@ -67,7 +67,7 @@ SIGNED_ZEROS = {
 
 def sweep_rows():
     for module, ops in SWEPT.items():
-        for sweep_case in conformance.sweep(set(ops)).cases:
+        for sweep_case in per_op.sweep(set(ops)).cases:
             # (the .with_dtype calls compute in float64, which is handed back: not these passes' business)
             # float16 at its limits: a NaN constant of float16 must be made through float32 (graph_edits)
             # (float32 samples without special values: the conformance sweep's third column holds those)

@@ -18,8 +18,8 @@ from tests.support.release_behaviour import (
 
 skip_module_without_executorch_path()
 executorch_path = pytest.importorskip("repro.executorch_path")
-from repro.harness.case_runs import GATE_LOADS  # noqa: E402
-from repro.harness.catalogue import CASES, GROUPS, NOT_RESIZED, group_of  # noqa: E402
+from repro.harness.cases.runs import GATE_LOADS  # noqa: E402
+from repro.harness.models.catalogue import CASES, GROUPS, NOT_RESIZED, group_of  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 

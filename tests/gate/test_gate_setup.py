@@ -63,13 +63,13 @@ def test_only_an_unexpected_pass_says_upstream_changed(pytester):
     assert "expected wrong: stale" in output, "the expected failure still says what it expects"
 
 
-PRECISION_CHILD = "from repro.harness.precision import default_is_f32; print(default_is_f32())"
+PRECISION_CHILD = "from repro.harness.cpu.precision import default_is_f32; print(default_is_f32())"
 
 
 def test_the_gate_and_its_children_compute_at_f32():
-    """The gate's tolerances are f32's (repro/harness/precision.py): OpenVINO's CPU plugin must default to f32
+    """The gate's tolerances are f32's (repro/harness/cpu/precision.py): OpenVINO's CPU plugin must default to f32
     here and in every child the gate starts, whatever the CPU (tests/conftest.py caps its instruction set)."""
-    from repro.harness import precision
+    from repro.harness.cpu import precision
 
     assert precision.default_is_f32(), "OpenVINO computes f32 models in bf16 here: the gate's cap is not set"
     assert run_cli("python", "-c", PRECISION_CHILD, timeout=120).stdout.strip() == "True"

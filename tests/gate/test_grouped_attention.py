@@ -13,8 +13,8 @@ skip_module_without_executorch_path()
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-from repro.harness.lowering import lower  # noqa: E402
-from repro.harness.lowerings import LOWERINGS  # noqa: E402
+from repro.harness.lowering.named import LOWERINGS  # noqa: E402
+from repro.harness.lowering.to_edge import lower  # noqa: E402
 from workaround.partitioner.delegate import grouped_attention  # noqa: E402
 from workaround.partitioner.delegate.grouped_attention import ATTENTION, rewrite  # noqa: E402
 from workaround.partitioner.graph.nodes import aten_op  # noqa: E402

@@ -1,6 +1,7 @@
 """INT8 models quantized with ExecuTorch's documented flow (``OpenVINOQuantizer``), lowered stock and with the
 workaround, loaded from bytes and by path, each held to plain OpenVINO's result for the same quantized graph
-(``repro.harness.int8``: the fake-quant eager model differs from any real INT8 run by the CPU's rounding)."""
+(``repro.harness.models.int8``: the fake-quant eager model differs from any real INT8 run by the CPU's
+rounding)."""
 
 import functools
 
@@ -13,8 +14,9 @@ from tests.support.outcomes import UPSTREAM_CHANGED
 skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch
 
-from repro.harness import int8, lowering  # noqa: E402
-from repro.harness.lowerings import STOCK, WORKAROUND  # noqa: E402
+from repro.harness.lowering import to_edge  # noqa: E402
+from repro.harness.lowering.named import STOCK, WORKAROUND  # noqa: E402
+from repro.harness.models import int8  # noqa: E402
 
 # What the stock partitioner does with each (measured with executorch 1.5.1, OpenVINO 2026.4.1): the copy is
 # stale and the input it shares is overwritten, so the convolutions read it too; the channels-last input is read
@@ -33,7 +35,7 @@ def program(name, lowered_with, folder):
     module, inputs, _ = model(name)
     case = ad_hoc_case(module.forward, inputs, name)  # not the module itself: exported models refuse eval()
     path = folder / f"{name}.{lowered_with.name}.pte"
-    path.write_bytes(lowering.lower(case, lowered_with).to_executorch().buffer)
+    path.write_bytes(to_edge.lower(case, lowered_with).to_executorch().buffer)
     return path
 
 

@@ -15,8 +15,8 @@ skip_module_without_executorch_path()
 
 import torch  # noqa: E402
 
-from repro.harness.lowerings import LOWERINGS  # noqa: E402
-from repro.harness.program_runner import ProgramRunner  # noqa: E402
+from repro.harness.lowering.named import LOWERINGS  # noqa: E402
+from repro.harness.runtime.program_runner import ProgramRunner  # noqa: E402
 from workaround.checker.pte import reader  # noqa: E402
 from workaround.partitioner.hooks import inline_blobs  # noqa: E402
 from workaround.partitioner.rules import large_constants  # noqa: E402
@@ -95,7 +95,7 @@ def test_a_program_past_the_budget_runs_by_path_equal_to_eager_with_its_weights_
 
 
 def test_blobs_past_the_flatbuffer_limit_are_refused_in_one_line_before_serializing(monkeypatch, tmp_path):
-    from repro.harness.lowering import lower
+    from repro.harness.lowering.to_edge import lower
 
     edge = lower(ad_hoc_case(EmbedThenProject(), TOKENS, "embed_then_project"), LOWERINGS["workaround"])
     size = inline_blobs.openvino_blob_bytes(edge)
@@ -105,5 +105,5 @@ def test_blobs_past_the_flatbuffer_limit_are_refused_in_one_line_before_serializ
     message = str(refused.value)
     assert "\n" not in message
     for part in (f"take {size} bytes", f"over the {size - 1} bytes", "2 GiB",
-                 "python -m repro.harness.executorch_patches build"):
+                 "python -m repro.harness.lowering.executorch_patches build"):
         assert part in message, f"the refusal should say {part!r}: {message}"

@@ -34,8 +34,9 @@ def named_paths():
 
 
 def required():
-    """The folders of repro/, workaround/ (and its partitioner's) and tests/, and repro/'s modules."""
-    folders = [*PROJECT.glob("repro/*/"), *PROJECT.glob("workaround/*/"),
+    """The folders of repro/ (and its harness's), workaround/ (and its partitioner's) and tests/, and repro/'s
+    modules."""
+    folders = [*PROJECT.glob("repro/*/"), *PROJECT.glob("repro/harness/*/"), *PROJECT.glob("workaround/*/"),
                *PROJECT.glob("workaround/partitioner/*/"), *PROJECT.glob("tests/*/")]
     modules = [path for path in PROJECT.glob("repro/*.py") if path.name != "__init__.py"]
     return sorted(f"{path.relative_to(PROJECT)}/" for path in folders if path.name != "__pycache__") + sorted(

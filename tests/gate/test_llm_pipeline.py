@@ -11,8 +11,8 @@ from tests.support.outcomes import LoweringFailed, WrongValues, expected_failure
 
 skip_module_without_executorch_path()
 pytest.importorskip("nncf", reason="ExecuTorch's OpenVINO LLM pipeline imports NNCF")
-from repro.harness.llm_pipeline import LlmCase  # noqa: E402
-from repro.harness.llm_runs import run_llm_case  # noqa: E402
+from repro.harness.llm.pipeline import LlmCase  # noqa: E402
+from repro.harness.llm.runs import run_llm_case  # noqa: E402
 
 pytestmark = pytest.mark.executorch
 EXAMPLE_UNCOMPRESSED = LlmCase("llama3_2", kv_cache=True, dynamic_shape=False, compression=None)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from repro.harness.op_tests import CRASHED, op_tests_dir
+from repro.harness.conformance.op_tests import CRASHED, op_tests_dir
 from tests.plugins.op_test_runs import HARNESS, kept, op_test_run_inputs, run_key
 from tests.support.helpers import PROJECT, skip_module_without_executorch_path
 
@@ -101,7 +101,7 @@ def test_the_patched_runs_key_changes_with_each_patch_and_differs_from_the_stock
 
 def test_the_op_tests_hash_with_seed_0_whatever_the_callers_seed(tmp_path, monkeypatch):
     """What makes tox's seed no input of the key: the op tests' process hashes with seed 0."""
-    from repro.harness.op_tests import run_op_tests
+    from repro.harness.conformance.op_tests import run_op_tests
 
     monkeypatch.setenv("PYTHONHASHSEED", "1965268158")
     probe = tmp_path / "test_seed.py"

@@ -1,5 +1,6 @@
 """The conformance sweep's OpInfo samples are torch's own, with its stack walk answered at once outside a
-unittest test (``repro/harness/opinfo_samples.py``): the same samples, value by value, as the walk gives."""
+unittest test (``repro/harness/conformance/opinfo_samples.py``): the same samples, value by value, as the walk
+gives."""
 
 import unittest
 
@@ -11,7 +12,7 @@ skip_module_without_executorch_path()
 import torch  # noqa: E402
 from torch.utils._pytree import tree_flatten  # noqa: E402
 
-from repro.harness import conformance, opinfo_samples  # noqa: E402
+from repro.harness.conformance import opinfo_samples, per_op  # noqa: E402
 
 
 def leaves(samples):
@@ -29,7 +30,7 @@ def assert_same(left, right):
 @pytest.mark.parametrize(("name", "dtype"), [("fmod", torch.float32), ("remainder", torch.int32),
                                              ("softmax", torch.float32), ("nn.functional.relu", torch.float32)])
 def test_samples_without_the_walk_equal_the_walks_value_by_value(name, dtype):
-    [info, *_] = conformance.opinfos()[name]
+    [info, *_] = per_op.opinfos()[name]
     torch.manual_seed(0)
     walked = list(info.sample_inputs("cpu", dtype))
     torch.manual_seed(0)

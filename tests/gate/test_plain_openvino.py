@@ -268,7 +268,7 @@ def test_the_import_precision_reproducer_shows_the_importer_decides():
     """repro/attachments/openvino_import_precision.py: compiled f32, exported, imported with nothing runs at the
     importing process's default: bf16 (exit 1) at this CPU's default where it has bf16, f32 (exit 0) under the
     gate's cap."""
-    from repro.harness import precision
+    from repro.harness.cpu import precision
 
     capped = run_cli("python", PROJECT / "repro" / "attachments" / "openvino_import_precision.py")
     assert capped.returncode == 0, capped.stdout + capped.stderr[-2000:]

@@ -17,7 +17,7 @@ import json
 
 import pytest
 
-from repro.harness.cpu_classes import reachable_classes
+from repro.harness.cpu.classes import reachable_classes
 from tests.support.helpers import (
     DATA,
     skip_module_without_executorch_path,
@@ -28,9 +28,9 @@ from tests.support.outcomes import UPSTREAM_CHANGED
 from workaround.checker import compatibility_stamp, restamping
 
 skip_module_without_executorch_path()
-from repro.harness import catalogue  # noqa: E402
-from repro.harness.case_runs import GATE_LOADS, eager_outputs, load_outcome, tensor_dim_order  # noqa: E402
-from repro.harness.program_runner import RunStatus  # noqa: E402
+from repro.harness.cases.runs import GATE_LOADS, eager_outputs, load_outcome, tensor_dim_order  # noqa: E402
+from repro.harness.models import catalogue  # noqa: E402
+from repro.harness.runtime.program_runner import RunStatus  # noqa: E402
 from tests.support.release_behaviour import stock_outcome  # noqa: E402
 
 pytestmark = pytest.mark.executorch

@@ -18,7 +18,7 @@ import os
 
 import pytest
 
-from repro.harness.cpu_classes import process_class
+from repro.harness.cpu.classes import process_class
 from tests.support.checker_fuzz import flipped
 from tests.support.helpers import (
     DATA,

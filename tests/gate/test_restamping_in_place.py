@@ -75,9 +75,9 @@ def test_two_inline_blobs_restamped_there_and_back_run_equal_to_eager(runners, t
     in the middle is handed back, so the workaround lowers two OpenVINO delegates."""
     import torch
 
-    from repro.harness.case_runs import eager_outputs, load_outcome, tensor_dim_order
-    from repro.harness.lowering import lower
-    from repro.harness.lowerings import as_lowering
+    from repro.harness.cases.runs import eager_outputs, load_outcome, tensor_dim_order
+    from repro.harness.lowering.named import as_lowering
+    from repro.harness.lowering.to_edge import lower
 
     case = ad_hoc_case(lambda x: (x.sin().double() * 3).float().cos(), (torch.randn(4, 8),), "two_blobs")
     original = lower(case, as_lowering("workaround")).to_executorch().buffer

@@ -1,7 +1,8 @@
-"""The runtime children import ExecuTorch's runtime without its compiler (``repro/harness/runtime_import.py``):
-only ``executorch.exir._warnings`` of exir is loaded, the OpenVINO backend is registered, and exir is left
-unimported for a later import to run whole. (That ``import executorch.runtime`` as ExecuTorch ships it still loads
-the compiler is the upstream env's test of our report's reproducer: when it turns red, retire the module.)"""
+"""The runtime children import ExecuTorch's runtime without its compiler
+(``repro/harness/runtime/child_import.py``): only ``executorch.exir._warnings`` of exir is loaded, the OpenVINO
+backend is registered, and exir is left unimported for a later import to run whole. (That ``import
+executorch.runtime`` as ExecuTorch ships it still loads the compiler is the upstream env's test of our report's
+reproducer: when it turns red, retire the module.)"""
 
 import json
 import sys
@@ -9,12 +10,12 @@ import sys
 from tests.support.helpers import run_cli, skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
-from repro.harness.runtime_import import COMPILER, import_runtime_without_the_compiler  # noqa: E402
+from repro.harness.runtime.child_import import COMPILER, import_runtime_without_the_compiler  # noqa: E402
 from workaround.contract.provenance import OPENVINO_BACKEND  # noqa: E402
 
 IMPORT_AND_SAY = """
 import json, sys
-from repro.harness.runtime_import import import_runtime_without_the_compiler
+from repro.harness.runtime.child_import import import_runtime_without_the_compiler
 import_runtime_without_the_compiler()
 from executorch.runtime import Runtime
 print(json.dumps({"exir": sorted(name for name in sys.modules if name.startswith("executorch.exir")),

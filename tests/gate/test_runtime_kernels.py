@@ -14,9 +14,9 @@ skip_module_without_executorch_path()
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-from repro.harness.lowering import lower  # noqa: E402
-from repro.harness.lowerings import NONE  # noqa: E402
-from repro.harness.program_runner import RunStatus  # noqa: E402
+from repro.harness.lowering.named import NONE  # noqa: E402
+from repro.harness.lowering.to_edge import lower  # noqa: E402
+from repro.harness.runtime.program_runner import RunStatus  # noqa: E402
 from tests.support.helpers import ad_hoc_case  # noqa: E402
 from workaround.partitioner.rules.exclusion import CannotHandBackError  # noqa: E402
 from workaround.partitioner.rules.runtime_kernels import installed_operators, kernel_name  # noqa: E402

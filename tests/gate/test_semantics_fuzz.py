@@ -25,8 +25,8 @@ import torch  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from repro.harness.case_runs import run_case  # noqa: E402
-from repro.harness.lowerings import WORKAROUND, WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
+from repro.harness.cases.runs import run_case  # noqa: E402
+from repro.harness.lowering.named import WORKAROUND, WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
 from tests.support.outcomes import assert_equals_eager  # noqa: E402
 from workaround import check_program  # noqa: E402
 

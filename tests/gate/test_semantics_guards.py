@@ -14,7 +14,7 @@ skip_module_without_executorch_path()
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-from repro.harness.program_contents import op_name  # noqa: E402
+from repro.harness.cases.program_contents import op_name  # noqa: E402
 from workaround.partitioner.rules.exclusion import HANDED_BACK_BECAUSE, CannotHandBackError, partition_of  # noqa: E402
 from workaround.partitioner.rules.value_ranges import Interval, ValueRanges  # noqa: E402
 

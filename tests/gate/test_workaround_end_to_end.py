@@ -31,9 +31,11 @@ skip_module_without_executorch_path()
 import torch  # noqa: E402
 from executorch.exir import EdgeCompileConfig  # noqa: E402
 
-from repro.harness import catalogue, lowering, policy, precision  # noqa: E402
-from repro.harness.case_runs import GATE_LOADS, max_abs_diff, run_case  # noqa: E402
-from repro.harness.lowerings import (  # noqa: E402
+from repro.harness.cases.outcomes import Outcome  # noqa: E402
+from repro.harness.cases.runs import GATE_LOADS, max_abs_diff, run_case  # noqa: E402
+from repro.harness.cpu import precision  # noqa: E402
+from repro.harness.lowering import to_edge  # noqa: E402
+from repro.harness.lowering.named import (  # noqa: E402
     NONE,
     STOCK,
     WORKAROUND,
@@ -41,8 +43,8 @@ from repro.harness.lowerings import (  # noqa: E402
     Lowering,
     as_lowering,
 )
-from repro.harness.outcomes import Outcome  # noqa: E402
-from repro.harness.program_runner import RunStatus  # noqa: E402
+from repro.harness.models import catalogue, policy  # noqa: E402
+from repro.harness.runtime.program_runner import RunStatus  # noqa: E402
 from tests.support.graph_models import copy_used_inside_and_outside, partitions_around_an_unsupported_op  # noqa: E402
 from tests.support.workaround_expectations import (  # noqa: E402
     CANNOT_HAND_BACK,
@@ -57,7 +59,7 @@ from workaround.contract import differences  # noqa: E402
 from workaround.partitioner.rules.runtime_kernels import installed_operators  # noqa: E402
 
 pytestmark = pytest.mark.executorch
-# The policy's matmuls: at f32 (the gate, repro/harness/precision.py) and at bf16, where OpenVINO's CPU plugin
+# The policy's matmuls: at f32 (the gate, repro/harness/cpu/precision.py) and at bf16, where OpenVINO's CPU plugin
 # defaults to it (3.2e-4 to 4.8e-4 measured on the policy's actions) and nothing at export can pin f32.
 MATMUL_ATOL = precision.tolerance((1e-4, 5e-3))
 
@@ -170,8 +172,8 @@ class CompressedLinear(torch.nn.Module):
 @pytest.fixture(scope="module")
 def compressed_program(pte_dir):
     """{bits: (program path, ops inside, ops outside)}, each lowered once by the workaround."""
-    from repro.harness.lowering import lower
-    from repro.harness.program_contents import delegated_and_outside_ops
+    from repro.harness.cases.program_contents import delegated_and_outside_ops
+    from repro.harness.lowering.to_edge import lower
 
     made = {}
 
@@ -233,7 +235,7 @@ def imported_group_size(made_by):
     from workaround.checker.pte.reader import delegates
 
     case = ad_hoc_case(CompressedLinear(8).eval(), COMPRESSED_INPUTS, "compressed_8")
-    (delegate,) = delegates(lowering.lower(case, made_by, AS_THE_LLM_PIPELINE).to_executorch().buffer)
+    (delegate,) = delegates(to_edge.lower(case, made_by, AS_THE_LLM_PIPELINE).to_executorch().buffer)
     return openvino.Core().import_model(io.BytesIO(delegate.blob), "CPU").get_property(
         "DYNAMIC_QUANTIZATION_GROUP_SIZE")
 
@@ -262,7 +264,7 @@ def test_the_checker_flags_compressed_weights_an_importer_will_quantize_activati
     from workaround.checker import compatibility_stamp
 
     case = ad_hoc_case(CompressedLinear(8).eval(), COMPRESSED_INPUTS, "compressed_8")
-    program = lowering.lower(case, made_by, AS_THE_LLM_PIPELINE).to_executorch(
+    program = to_edge.lower(case, made_by, AS_THE_LLM_PIPELINE).to_executorch(
         ExecutorchBackendConfig(extract_delegate_segments=False))
     kinds = {finding.kind for finding in check_program(program, target_cpu=target_cpu)}
     unknown_class = compatibility_stamp.this_process_text() is None
@@ -425,7 +427,7 @@ def test_post_lowering_check_flags_the_blob_in_a_segment_not_the_partitioner():
     """A stock program serialized with its blob inline is safe by path: only the copy is reported."""
     from executorch.exir import ExecutorchBackendConfig
 
-    edge = lowering.lower(catalogue.CASES["upstream_clone_sin"], STOCK)
+    edge = to_edge.lower(catalogue.CASES["upstream_clone_sin"], STOCK)
     program = edge.to_executorch(ExecutorchBackendConfig(extract_delegate_segments=False))
     assert [f.kind for f in check_program(program)] == ["pass_through_output"]
 
@@ -616,7 +618,7 @@ def test_policy_with_f32_pinned_equals_eager_within_1e_5(pte_dir, runners, eager
 
 def test_an_unknown_inference_precision_reaches_openvino_and_fails_at_export():
     with pytest.raises(Exception, match="int3"):
-        lowering.lower(ad_hoc_case(catalogue.CONV, (catalogue.image(),)), lowered_with_precision(b"int3"))
+        to_edge.lower(ad_hoc_case(catalogue.CONV, (catalogue.image(),)), lowered_with_precision(b"int3"))
 
 
 def test_policy_convolutions_stay_delegated(pte_dir, runners):

@@ -26,9 +26,9 @@ import torch  # noqa: E402
 from hypothesis import HealthCheck, example, given, reject, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from repro.harness import catalogue  # noqa: E402
-from repro.harness.case_runs import run_case  # noqa: E402
-from repro.harness.lowerings import NONE  # noqa: E402
+from repro.harness.cases.runs import run_case  # noqa: E402
+from repro.harness.lowering.named import NONE  # noqa: E402
+from repro.harness.models import catalogue  # noqa: E402
 from tests.plugins.candidate_gate import under_test  # noqa: E402
 from tests.support.outcomes import assert_equals_eager  # noqa: E402
 from workaround import check_program  # noqa: E402

@@ -13,8 +13,8 @@ skip_module_without_executorch_path()
 import torch  # noqa: E402
 from executorch.backends.openvino.partitioner import OpenvinoPartitioner  # noqa: E402
 
-from repro.harness import catalogue  # noqa: E402
-from repro.harness.program_contents import op_name  # noqa: E402
+from repro.harness.cases.program_contents import op_name  # noqa: E402
+from repro.harness.models import catalogue  # noqa: E402
 from tests.support.graph_models import copy_used_inside_and_outside, partitions_around_an_unsupported_op  # noqa: E402
 from workaround import UnsafeCopyError  # noqa: E402
 from workaround.partitioner.graph.nodes import aten_op  # noqa: E402

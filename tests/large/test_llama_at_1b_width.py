@@ -7,23 +7,23 @@ import json
 
 import pytest
 
-from repro.harness.llm_pipeline import LLAMA_3_2_1B
-from repro.harness.precision import F32_ISA_CAP
+from repro.harness.cpu.precision import F32_ISA_CAP
+from repro.harness.llm.pipeline import LLAMA_3_2_1B
 from tests.support.helpers import skip_module_without_executorch_path
 
 skip_module_without_executorch_path()
 
 pytestmark = pytest.mark.executorch
 GIB = 1 << 30
-F32 = F32_ISA_CAP  # f32 on every CPU class (repro/harness/precision.py); a no-op on AVX2
+F32 = F32_ISA_CAP  # f32 on every CPU class (repro/harness/cpu/precision.py); a no-op on AVX2
 LLAMA_1B_WIDTH = {**LLAMA_3_2_1B, "n_layers": 2}
 
 
 def test_a_llama_at_1b_width_from_export_llm_past_2_gib_equals_its_reference_by_path_and_from_bytes(tmp_path):
-    from repro.harness.llm_pipeline import LlmCase, PipelineSettings
-    from repro.harness.llm_runs import exported as llm_exported
-    from repro.harness.llm_runs import run_loads
-    from repro.harness.program_runner import ProgramRunner
+    from repro.harness.llm.pipeline import LlmCase, PipelineSettings
+    from repro.harness.llm.runs import exported as llm_exported
+    from repro.harness.llm.runs import run_loads
+    from repro.harness.runtime.program_runner import ProgramRunner
 
     case = LlmCase("llama3_2", kv_cache=True, dynamic_shape=False, compression=None)
     record = llm_exported(case, "workaround", tmp_path, PipelineSettings(LLAMA_1B_WIDTH))

@@ -23,8 +23,8 @@ import sys
 import numpy as np
 import pytest
 
-from repro.harness.large_program import EAGER, INPUT, PROGRAM, WEIGHT_BYTES, WITHOUT_BIASES, in_child
-from repro.harness.precision import F32_ISA_CAP
+from repro.harness.cpu.precision import F32_ISA_CAP
+from repro.harness.models.large_program import EAGER, INPUT, PROGRAM, WEIGHT_BYTES, WITHOUT_BIASES, in_child
 from tests.support.helpers import skip_module_without_executorch_path
 from tests.support.release_behaviour import stock_use_after_free
 
@@ -33,7 +33,7 @@ skip_module_without_executorch_path()
 pytestmark = pytest.mark.executorch
 GIB = 1 << 30
 EQUAL_WITHIN = 1e-5  # of max |eager|: f32 sums over 8192 terms in another order (measured 3.0e-6)
-F32 = F32_ISA_CAP  # f32 on every CPU class (repro/harness/precision.py); a no-op on AVX2
+F32 = F32_ISA_CAP  # f32 on every CPU class (repro/harness/cpu/precision.py); a no-op on AVX2
 EXPORT_MEMORY_GOAL = 2.5  # times the weights
 
 
@@ -54,7 +54,8 @@ def exported(tmp_path_factory):
 
 
 def assert_ran_equal_to_eager(record, folder):
-    """A run's record (``repro.harness.large_program.LargeRun`` as JSON) held to eager's output in ``folder``."""
+    """A run's record (``repro.harness.models.large_program.LargeRun`` as JSON) held to eager's output in
+    ``folder``."""
     assert record["error"] is None, record
     scale = float(np.abs(np.fromfile(folder / EAGER, dtype=np.float32)).max())
     assert record["max_abs_difference"] <= EQUAL_WITHIN * scale, f"{record}: eager's largest value is {scale}"
@@ -95,7 +96,7 @@ def test_the_workarounds_program_equals_eager_by_the_cpp_modules_mmap_load_as_ll
     import executorch
     import openvino
 
-    from repro.harness import mmap_module_runner
+    from repro.harness.runtime import mmap_module_runner
 
     if not shutil.which("g++"):
         pytest.skip("no g++ here: the C++ runner cannot be built (.ci/run installs it)")
@@ -133,7 +134,7 @@ def test_the_stock_program_equals_eager_by_path_with_the_blob_lifetime_runtime(e
     """What ExecuTorch's backend needs for programs of any size: to keep the blob it imported
     (``repro/patches/executorch/blob-lifetime``). Built from a checkout (``--executorch-source``; skipped without,
     as in CI), the stock program past 2 GiB, its blob in a segment, runs by path equal to eager."""
-    from repro.harness import executorch_patches as patches
+    from repro.harness.lowering import executorch_patches as patches
 
     folder, record = exported("stock")
     assert record["error"] is None, record
@@ -168,7 +169,8 @@ def test_the_checker_reads_a_program_past_2_gib_without_reading_its_segments(exp
     folder, _ = exported("workaround")
     done = subprocess.run([sys.executable, "-c", (
         "import sys; from pathlib import Path; from workaround.checker.pte import reader; "
-        "from workaround.checker.pte.file import read_pte; from repro.harness.process_memory import peak_bytes; "
+        "from workaround.checker.pte.file import read_pte; "
+        "from repro.harness.runtime.process_memory import peak_bytes; "
         "reader.read(read_pte(Path(sys.argv[1]))); print(peak_bytes())"), str(folder / PROGRAM)],
         capture_output=True, text=True, check=True)
     peak = int(done.stdout.split()[-1])

@@ -41,7 +41,7 @@ FINDING_CAPABILITIES = {
     FindingKind.EMPTY_CONSTANT_SEGMENT: Capability.BY_PATH,
     FindingKind.EMPTY_OR_0D_ARGUMENT: Capability.GUARDS, FindingKind.DYNAMIC_SHAPED_OUTPUT: Capability.GUARDS,
     **dict.fromkeys(finding_kinds(), Capability.SEMANTICS)}
-# The capability a catalogue case checks, by its group (``repro.harness.catalogue.GROUPS``).
+# The capability a catalogue case checks, by its group (``repro.harness.models.catalogue.GROUPS``).
 CASE_GROUP_CAPABILITIES = {"copies": Capability.COPIES, "dim order": Capability.CHANNELS_LAST,
                            "constants": Capability.BY_PATH, "guards": Capability.GUARDS,
                            "semantics": Capability.SEMANTICS}
@@ -62,7 +62,7 @@ _state = {"lowering": None, "spec": None, "results": {}}  # results: {capability
 def under_test():
     """The ``Lowering`` the ``under_test`` tests hold to eager: the workaround, or the candidate."""
     if _state["lowering"] is None:
-        from repro.harness.lowerings import WORKAROUND
+        from repro.harness.lowering.named import WORKAROUND
 
         return WORKAROUND
     return _state["lowering"]
@@ -76,7 +76,7 @@ def pytest_addoption(parser):
     group.addoption("--transform-pass", metavar="module:Class", action="append", default=[],
                     help="with --partitioner: a transform pass class to lower with (repeatable)")
     group.addoption("--case", metavar="NAME", action="append", default=[], dest="catalogue_cases",
-                    help="only the tests of this catalogue case (repeatable; repro/harness/catalogue.py)")
+                    help="only the tests of this catalogue case (repeatable; repro/harness/models/catalogue.py)")
 
 
 def pytest_configure(config):
@@ -89,7 +89,7 @@ def pytest_configure(config):
         raise pytest.UsageError("--transform-pass goes with --partitioner module:Class")
     if not spec:
         return
-    from repro.harness import candidates
+    from repro.harness.lowering import candidates
 
     try:
         _state["lowering"] = candidates.candidate_lowering(spec, passes)
@@ -99,7 +99,7 @@ def pytest_configure(config):
 
 
 def catalogue_case_names():
-    from repro.harness.catalogue import CASES
+    from repro.harness.models.catalogue import CASES
 
     return CASES.keys()
 
@@ -125,7 +125,7 @@ def capability(item, error=None):
     that only loading by path shows (``error.by_path_only``: right from bytes, or only the delegate blob in a
     segment) counts against by-path, and check findings against what they are about (the blob in a segment
     aside, when there is more), whatever the case is about."""
-    from repro.harness import catalogue
+    from repro.harness.models import catalogue
 
     if getattr(error, "by_path_only", False):
         return Capability.BY_PATH

@@ -15,7 +15,7 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     """A folder that is not an ExecuTorch checkout is a one-line usage error before any test runs."""
-    from repro.harness import executorch_patches
+    from repro.harness.lowering import executorch_patches
 
     try:
         config.executorch_source = executorch_patches.source_tree(config.getoption("--executorch-source"))
@@ -26,7 +26,7 @@ def pytest_configure(config):
 @pytest.fixture(scope="session")
 def executorch_source(request):
     """The ExecuTorch checkout to build the runtime backend from; skips, saying how to give one, without."""
-    from repro.harness import executorch_patches
+    from repro.harness.lowering import executorch_patches
 
     if request.config.executorch_source is None:
         pytest.skip("needs an ExecuTorch checkout to build the runtime backend from: git clone "

@@ -5,8 +5,8 @@ run's shared folder), so the tests that compare ways can land on either worker. 
 with our patches'.
 
 The ways: ``stock``; ``workaround`` (``install()`` in the op tests' process); ``patched``, ``python -m
-repro.harness.op_tests --every-op-test`` as a user runs it (the matrix runs it without the option): every op test
-with our ExecuTorch patches applied, the tests they add also without them.
+repro.harness.conformance.op_tests --every-op-test`` as a user runs it (the matrix runs it without the option):
+every op test with our ExecuTorch patches applied, the tests they add also without them.
 
 The stock and the patched runs run ExecuTorch's tests on ExecuTorch's backend, stock or with our patch series, with
 none of the workaround: no change to the workaround or to the tests that compare them can alter them. So they are
@@ -30,15 +30,15 @@ from pathlib import Path
 
 import pytest
 
-from repro.harness.executorch_patches import PATCHES
-from repro.harness.op_tests import CRASHED, op_tests_dir, run_op_tests
+from repro.harness.conformance.op_tests import CRASHED, op_tests_dir, run_op_tests
+from repro.harness.lowering.executorch_patches import PATCHES
 from tests.support.helpers import PROJECT, run_cli
 
-# Our files that run the op tests, stock or patched (``python -m repro.harness.op_tests`` and every ``repro``
-# module it imports, which a gate test checks): a change to any of them changes both runs' keys.
+# Our files that run the op tests, stock or patched (``python -m repro.harness.conformance.op_tests`` and every
+# ``repro`` module it imports, which a gate test checks): a change to any of them changes both runs' keys.
 HARNESS = [PROJECT / "repro" / "harness" / name for name in (
-    "op_tests.py", "op_test_outcomes.py", "executorch_patches.py", "precision.py", "cpu_classes.py",
-    "cia_collection.py", "cli.py")] + [
+    "conformance/op_tests.py", "conformance/op_test_outcomes.py", "lowering/executorch_patches.py",
+    "cpu/precision.py", "cpu/classes.py", "lowering/cia_collection.py", "cli.py")] + [
     Path(__file__)]
 # Variables that change what the op tests compute or load (OpenVINO's ISA cap and library, oneDNN and threading
 # knobs, the loader's and Python's search paths); the rest of the environment (xdist's worker names, pytest's
@@ -114,7 +114,7 @@ def run_way(way, folder):
 
 
 def run_patched():
-    result = run_cli("python", "-m", "repro.harness.op_tests", "--every-op-test", timeout=1800)
+    result = run_cli("python", "-m", "repro.harness.conformance.op_tests", "--every-op-test", timeout=1800)
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(result.stdout)
 

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from repro.harness.program_runner import ProgramRunner, RunStatus, how_it_ended
+from repro.harness.runtime.program_runner import ProgramRunner, RunStatus, how_it_ended
 from workaround.checker.check_command import EXIT_AFFECTED, EXIT_CLEAN, EXIT_UNREADABLE
 
 PROJECT = Path(__file__).resolve().parents[2]

@@ -2,7 +2,7 @@
 user does, one way to make an ad-hoc case, and one way to lower a model, save its ``.pte`` and run it in
 the real runtime.
 
-(Records of catalogue cases come from ``repro.harness.case_runs.run_case`` through the ``lowered_case``
+(Records of catalogue cases come from ``repro.harness.cases.runs.run_case`` through the ``lowered_case``
 fixture; comparing a record with eager is ``tests.support.outcomes.assert_equals_eager``.)
 """
 
@@ -59,17 +59,19 @@ def skip_unless_this_release_compiled_the_tracked_programs():
 def executorch_path_problem():
     """Why the ExecuTorch path cannot run here, measured by lowering the upstream example, or None."""
     try:
-        from repro.harness import catalogue, lowering, runtime
-        from repro.harness.lowerings import STOCK
+        from repro.harness.lowering import to_edge
+        from repro.harness.lowering.named import STOCK
+        from repro.harness.models import catalogue
+        from repro.harness.runtime.available import check_runtime
     except ImportError as error:
         if os.environ.get("EXECUTORCH_UNAVAILABLE"):
             return os.environ["EXECUTORCH_UNAVAILABLE"]
         raise RuntimeError(f"the ExecuTorch stack is not importable ({error}), yet this environment is meant to "
                            "have it; where it cannot be installed, say why in EXECUTORCH_UNAVAILABLE (tox.ini "
                            "does for the OpenVINO releases that need numpy<2)") from error
-    runtime.check_runtime()
+    check_runtime()
     try:
-        lowering.lower(catalogue.CASES["upstream_clone_sin"], STOCK)
+        to_edge.lower(catalogue.CASES["upstream_clone_sin"], STOCK)
     except Exception as error:
         lines = [line.strip() for line in str(error).splitlines() if line.strip()]
         reason = next((line for line in lines if "No conversion rule" in line), lines[0] if lines else repr(error))
@@ -125,7 +127,7 @@ def package_source(folder):
 
 def ad_hoc_case(function, inputs, name="ad_hoc", **options):
     """A catalogue ``Case`` for a model a test builds itself, fed fresh copies of ``inputs`` each time."""
-    from repro.harness.catalogue import Case
+    from repro.harness.models.catalogue import Case
 
     return Case(name, name, function, lambda: tuple(t.clone() for t in inputs), **options)
 
@@ -137,7 +139,7 @@ def tagged(function, inputs, partitioner_class=None, skip_dim_order=False, dynam
     from executorch.exir import to_edge
     from executorch.exir.backend.backend_details import CompileSpec
 
-    from repro.harness.lowering import compile_config
+    from repro.harness.lowering.to_edge import compile_config
     from workaround import CopySafeOpenvinoPartitioner
 
     case = ad_hoc_case(function, inputs, "graph", skip_dim_order=skip_dim_order)
@@ -151,7 +153,7 @@ def tagged(function, inputs, partitioner_class=None, skip_dim_order=False, dynam
 def lower_save_run(case, lowering, runner, folder, serialize=None):
     """(program manager, run): ``case`` lowered as ``lowering`` says, serialized (``serialize(edge)``, by default
     ``edge.to_executorch()``), written to ``folder`` and run once by ``runner`` (a ``ProgramRunner``)."""
-    from repro.harness.lowering import lower
+    from repro.harness.lowering.to_edge import lower
 
     edge = lower(case, lowering)
     program = serialize(edge) if serialize else edge.to_executorch()
@@ -179,8 +181,8 @@ def other_cpu_classes():
     of them computes (``as_class`` in tests/conftest.py)."""
     from importlib.metadata import version
 
-    from repro.harness.conformance_record import recorded_classes
-    from repro.harness.cpu_classes import process_class, reachable_classes
+    from repro.harness.conformance.record import recorded_classes
+    from repro.harness.cpu.classes import process_class, reachable_classes
 
     measured = set(recorded_classes(version("openvino"))) - {process_class()}
     return [cpu_class for cpu_class in reachable_classes() if cpu_class in measured]
@@ -189,7 +191,7 @@ def other_cpu_classes():
 def cpu_default_is_bf16():
     """Whether OpenVINO's CPU plugin defaults to bf16 in this process, without the gate's f32 cap: it does where
     its kernels are of the AVX-512 BF16 class (AVX-512 BF16 or AMX in the flags the kernel reports, and no oneDNN
-    cap below them: an oracle independent of OpenVINO; ``repro.harness.cpu_classes``)."""
-    from repro.harness.cpu_classes import CpuClass, process_class
+    cap below them: an oracle independent of OpenVINO; ``repro.harness.cpu.classes``)."""
+    from repro.harness.cpu.classes import CpuClass, process_class
 
     return process_class() == CpuClass.AVX512_BF16

@@ -7,7 +7,7 @@ failure" when it crashes instead, nor the other way round.
 
 import pytest
 
-from repro.harness.outcomes import AT_EXPORT, Outcome
+from repro.harness.cases.outcomes import AT_EXPORT, Outcome
 
 UPSTREAM_CHANGED = ("Upstream behaviour changed: this case now does better than the release table "
                     "(tests/support/release_behaviour.py) says. Re-check OpenVINO / ExecuTorch, update the table "

@@ -11,9 +11,9 @@ from importlib.metadata import version
 
 from packaging.version import Version
 
-from repro.harness.cpu_classes import process_class
-from repro.harness.outcomes import Outcome
-from repro.harness.program_runner import Load
+from repro.harness.cases.outcomes import Outcome
+from repro.harness.cpu.classes import process_class
+from repro.harness.runtime.program_runner import Load
 from tests.support.outcomes import CRASHED_OR_WRONG
 
 STALE, DOWNSTREAM, OVERWRITTEN = "stale_output", "wrong_downstream", "input_overwritten"
@@ -69,7 +69,7 @@ def expected_symptoms(model, order, release=None):
 
 # --- The ExecuTorch path with the stock OpenvinoPartitioner --------------------------------
 # What each catalogue case does with the stock partitioner is stated on the case (``Case.stock``, in
-# repro/harness/catalogue.py); these are the releases at which that changes.
+# repro/harness/models/catalogue.py); these are the releases at which that changes.
 
 # From this release OpenVINO's partitioner takes aten.alias_copy (x.detach(), x[:, :], transpose(0, 0)).
 ALIAS_COPY_DELEGATED_FROM = Version("2025.4.0")
@@ -128,7 +128,7 @@ def stock_outcome(case, load="bytes", release=None, cpu_class=None):
     this process's (or the given) CPU class, its program loaded from bytes or by path; the outcome an
     ``Outcome`` (CORRECT, WRONG, LOWERING_FAILED or RUNTIME_FAILED) or CRASHED_OR_WRONG. A class never measured
     is an error (``UnmeasuredCpuClass``), as a release never measured is."""
-    from repro.harness.catalogue import (  # needs torch
+    from repro.harness.models.catalogue import (  # needs torch
         ABS_DROPPED,
         PASS_THROUGH,
         READ_AS_CONTIGUOUS,

@@ -1,6 +1,6 @@
 """Which catalogue cases the workaround is held to eager on, and which it refuses at export by design."""
 
-from repro.harness import catalogue
+from repro.harness.models import catalogue
 from tests.support.outcomes import expected_failure
 from tests.support.release_behaviour import stock_outcome
 

@@ -70,8 +70,8 @@ def stock_kinds() -> Counter[str]:
     path (``tests.support.release_behaviour.stock_outcome``, the gate's own expectations)."""
     from packaging.version import Version
 
-    from repro.harness.catalogue import CATALOGUE
-    from repro.harness.outcomes import Outcome
+    from repro.harness.cases.outcomes import Outcome
+    from repro.harness.models.catalogue import CATALOGUE
     from tests.support.release_behaviour import CRASHED_OR_WRONG, stock_outcome
 
     def kind(case: object) -> str:
@@ -87,7 +87,7 @@ def stock_kinds() -> Counter[str]:
 
 
 def catalogue_cases() -> int:
-    from repro.harness.catalogue import CATALOGUE
+    from repro.harness.models.catalogue import CATALOGUE
 
     return len(CATALOGUE)
 
@@ -106,13 +106,13 @@ def mutations() -> dict[str, object]:
 def headline_sweep() -> dict[str, dict[str, str]]:
     """The conformance record of the headline release, as the docs quote it (read once: every entry of the
     differences table counts its rows in it)."""
-    from repro.harness.conformance_record import recorded
+    from repro.harness.conformance.record import recorded
 
     return recorded(HEADLINE_OPENVINO, "avx512_bf16") or {}
 
 
 def conformance() -> dict[str, int]:
-    from repro.harness.conformance_record import not_swept_recorded
+    from repro.harness.conformance.record import not_swept_recorded
 
     cases = headline_sweep()
     return {"cases": len(cases), "ops": len({case.split("/")[0] for case in cases}),
@@ -125,7 +125,7 @@ def matrix_releases() -> int:
 
 
 def llm_cases() -> int:
-    from repro.harness.llm_pipeline import every_case
+    from repro.harness.llm.pipeline import every_case
 
     return len(every_case())
 
@@ -140,7 +140,7 @@ def run_key(env: str, cpu_class: str) -> str:
     every class and so runs every test (README's "with every CPU class"); ``ENV@CLASS`` for a host of a lower
     class, which runs its own class only (an AVX2 host: fewer tests, its own kernels), so neither hides the
     other."""
-    from repro.harness.cpu_classes import ORDER
+    from repro.harness.cpu.classes import ORDER
 
     return env if cpu_class == ORDER[-1] else f"{env}@{cpu_class}"
 

@@ -123,7 +123,7 @@ MUTATIONS = {
            "workaround/checker/program_check.py",
            "    if registered is None:\n        return []", "    if True:\n        return []"),
     "ae": ("the AVX2 class's expectation of NaN comparisons dropped (red where the gate reaches AVX2)",
-           "repro/harness/catalogue.py", "stock=wrong(NAN_GREATER, right_on=frozenset({CpuClass.AVX2}))",
+           "repro/harness/models/catalogue.py", "stock=wrong(NAN_GREATER, right_on=frozenset({CpuClass.AVX2}))",
            "stock=wrong(NAN_GREATER)"),
     "af": ("ReLU under special_values='torch' turns -0.0 into +0.0 again",
            "workaround/partitioner/exact_rewrites/nan_propagating_extremes.py",

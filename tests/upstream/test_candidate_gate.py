@@ -64,7 +64,7 @@ def test_the_stock_partitioner_as_a_candidate_fails_naming_the_first_case_of_eac
 @pytest.mark.parametrize(("options", "message"), [
     (["--partitioner", "nosuch.module:Partitioner"], "cannot import nosuch.module: ModuleNotFoundError"),
     (["--partitioner", "workaround:NoSuchClass"], "workaround has no NoSuchClass"),
-    (["--partitioner", "repro.harness.catalogue:Case"], "is not a subclass of ExecuTorch's"),
+    (["--partitioner", "repro.harness.models.catalogue:Case"], "is not a subclass of ExecuTorch's"),
     (["--partitioner=workaround"], "expected module.path:ClassName"),
     (["--transform-pass", "workaround:DefaultDimOrderForOpenvino"], "--transform-pass goes with"),
     (["--case", "upstream_clone_sin", "--case", "nosuch"], "--case: not a catalogue case: nosuch"),

@@ -3,8 +3,8 @@ the comment for OpenVINO's NaN issue are the record's, so neither can drift from
 
 from pathlib import Path
 
-from repro.harness import conformance_record
-from repro.harness.cpu_classes import ORDER
+from repro.harness.conformance import record as conformance_record
+from repro.harness.cpu.classes import ORDER
 from repro.reports import openvino_special_values
 from tests.support.helpers import PROJECT, run_cli
 

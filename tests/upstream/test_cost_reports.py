@@ -77,7 +77,7 @@ def test_the_executorch_reproducer_shows_the_runtime_import_loading_the_compiler
                        "what the runtime needs (torch and the extension)": 0}
     assert modules["import executorch.runtime"] > 100
     assert result.stdout.splitlines()[-1].startswith("COST REPRODUCED: import executorch.runtime loads"), \
-        f"retire repro/harness/runtime_import.py, the runtime children's way around it: {UPSTREAM_CHANGED}"
+        f"retire repro/harness/runtime/child_import.py, the runtime children's way around it: {UPSTREAM_CHANGED}"
 
 
 @pytest.mark.parametrize(("reproducer", "arguments"), [("pytorch_cia_materialization.py", ["--calls", "0"]),

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from repro.harness import precision
+from repro.harness.cpu import precision
 from repro.reports import markdown as report_markdown
 from tests.support.helpers import ATTACHMENTS, cpu_default_is_bf16, run_cli, skip_module_without_executorch_path
 from tests.support.release_behaviour import (

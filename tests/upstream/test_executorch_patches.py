@@ -25,8 +25,10 @@ from pathlib import Path
 
 import pytest
 
-from repro.harness import catalogue, op_tests, precision
-from repro.harness import executorch_patches as patches
+from repro.harness.conformance import op_tests
+from repro.harness.cpu import precision
+from repro.harness.lowering import executorch_patches as patches
+from repro.harness.models import catalogue
 from tests.support.helpers import (
     END_TO_END,
     PROJECT,
@@ -206,7 +208,7 @@ def test_runtime_patch_passes_executorch_clang_format(executorch_source, tmp_pat
 
 @pytest.fixture(scope="module")
 def patched_backend(tmp_path_factory):
-    """An overlay with both Python series applied (see ``repro.harness.executorch_patches``)."""
+    """An overlay with both Python series applied (see ``repro.harness.lowering.executorch_patches``)."""
     folder = tmp_path_factory.mktemp("patched-backend")
     return patches.overlay(folder, patches.python_series())
 
@@ -411,14 +413,14 @@ def test_uncompressed_llm_lowering_test_passes_with_the_series_and_fails_without
 
 def test_the_llm_pipelines_defaults_export_uncompressed_with_the_series_and_equal_their_reference(tmp_path,
                                                                                                  monkeypatch):
-    """The stock pipeline, as a model owner runs it (``repro/harness/llm_pipeline.py``: ``export_llm``'s defaults,
+    """The stock pipeline, as a model owner runs it (``repro/harness/llm/pipeline.py``: ``export_llm``'s defaults,
     dynamic shapes, with the Llama example's KV cache, no compression), with ``llm-unquantized`` and
     ``symbolic-sizes`` applied: it exports to one delegate with nothing outside, and a prefill and decode steps
     equal the reference from bytes (by path the stock blob is freed: another series). Without them it fails
     to export (IndexError; then 'SymInt' object has no attribute 'type')."""
-    from repro.harness.llm_pipeline import LlmCase
-    from repro.harness.llm_runs import run_llm_case
-    from repro.harness.program_runner import ProgramRunner
+    from repro.harness.llm.pipeline import LlmCase
+    from repro.harness.llm.runs import run_llm_case
+    from repro.harness.runtime.program_runner import ProgramRunner
 
     root = patches.overlay(tmp_path / "overlay", patches.python_series([patches.LLM_UNQUANTIZED,
                                                                         patches.SYMBOLIC_SIZES]))

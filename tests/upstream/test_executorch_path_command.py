@@ -47,7 +47,7 @@ def stock_run(shared_dir, once_per_run):
 
 
 def test_script_json_and_saved_pte(stock_run):
-    from repro.harness.outcomes import outcome_counts
+    from repro.harness.cases.outcomes import outcome_counts
 
     result, saved = stock_run
     report = json.loads(result.stdout)
@@ -83,8 +83,8 @@ def test_unloadable_openvino_library_exits_125(unloadable_run):
 
 def test_the_script_hides_the_import_chatter_unless_verbose(stock_run, unloadable_run):
     """What the export stack prints on import is hidden (the stock run's stderr), and shown with -v (the run that
-    stops right after the imports prints it). The chatter comes only while importing (``repro/harness/quiet.py``),
-    so the imports are all the verbose run needs."""
+    stops right after the imports prints it). The chatter comes only while importing
+    (``repro/harness/runtime/quiet.py``), so the imports are all the verbose run needs."""
     quiet, _ = stock_run
     assert [line for line in quiet.stderr.splitlines() if THIRD_PARTY_NOISE.search(line)] == []
     assert THIRD_PARTY_NOISE.search(unloadable_run.stderr), "with -v the chatter is shown"
@@ -115,7 +115,7 @@ def test_script_runs_a_candidate_partitioner_named_by_import_path(tmp_path):
 
 @pytest.mark.parametrize(("arguments", "message"), [
     (["--partitioner", "nosuch.module:Partitioner"], "cannot import nosuch.module"),
-    (["--partitioner", "repro.harness.catalogue:Case"], "is not a subclass of ExecuTorch's"),
+    (["--partitioner", "repro.harness.models.catalogue:Case"], "is not a subclass of ExecuTorch's"),
     (["--partitioner", "bogus"],
      "is neither one of none, stock, workaround, workaround-torch-special-values nor module.path:ClassName"),
     (["--transform-pass", "workaround:DefaultDimOrderForOpenvino"], "goes with a candidate partitioner"),

@@ -8,7 +8,7 @@ import shlex
 
 import pytest
 
-from repro.harness import executorch_patches
+from repro.harness.lowering import executorch_patches
 from repro.reports import (
     executorch_channels_last,
     executorch_cpu_stamp,

@@ -15,10 +15,10 @@ from tests.support.helpers import ad_hoc_case, skip_module_without_executorch_pa
 skip_module_without_executorch_path()
 import torch  # noqa: E402
 
-from repro.harness import conformance  # noqa: E402
-from repro.harness.lowering import lower  # noqa: E402
-from repro.harness.lowerings import WORKAROUND, WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
-from repro.harness.program_runner import ProgramRunner, RunStatus  # noqa: E402
+from repro.harness.conformance import per_op  # noqa: E402
+from repro.harness.lowering.named import WORKAROUND, WORKAROUND_TORCH_SPECIAL_VALUES  # noqa: E402
+from repro.harness.lowering.to_edge import lower  # noqa: E402
+from repro.harness.runtime.program_runner import ProgramRunner, RunStatus  # noqa: E402
 from workaround.partitioner.copy_safe_partitioner import openvino_supports  # noqa: E402
 from workaround.partitioner.rules import openvino_hand_back  # noqa: E402
 from workaround.partitioner.rules.exclusion import CannotHandBackError  # noqa: E402
@@ -61,7 +61,7 @@ def case_for(op, special_values):
         return ad_hoc_case(function, (tensor,), str(op))
     name = op._schema.name.split("::")[1]
     wanted = ["special values"] + (["int32 bounds", "int64 bounds"] if special_values == "openvino" else [])
-    cases = [case.case for case in conformance.sweep({name}).cases if case.variant in wanted]
+    cases = [case.case for case in per_op.sweep({name}).cases if case.variant in wanted]
     return cases[0] if cases else None
 
 

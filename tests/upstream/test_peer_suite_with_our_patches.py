@@ -1,7 +1,7 @@
 """ExecuTorch's own OpenVINO op tests with our upstream patches applied (``repro/patches/executorch``: the copy
 exclusion, the channels-last conversion and the semantics guards, with the op tests they add), compared with
 the stock run test by test; the added tests also run alone against the stock backend (``python -m
-repro.harness.op_tests``). Each way runs once per test run (``tests/plugins/op_test_runs.py``). Marked
+repro.harness.conformance.op_tests``). Each way runs once per test run (``tests/plugins/op_test_runs.py``). Marked
 ``peer_suite``.
 
 The patches must keep every stock outcome, and each op test they add must pass with them and (but where stock
@@ -10,7 +10,7 @@ gets it right already) fail without them.
 
 import pytest
 
-from repro.harness.op_tests import NEW_OP_TESTS
+from repro.harness.conformance.op_tests import NEW_OP_TESTS
 from tests.plugins.op_test_runs import changed
 from tests.support.helpers import skip_module_without_executorch_path
 
@@ -62,7 +62,7 @@ def test_op_tests_the_patches_add_pass_with_them(op_test_runs):
 
 @pytest.mark.parametrize("series", NEW_OP_TESTS)
 def test_each_series_op_tests_pass_with_it_and_fail_without_it(op_test_runs, series):
-    """``python -m repro.harness.op_tests``, the run the matrix records for the upstream reports."""
+    """``python -m repro.harness.conformance.op_tests``, the run the matrix records for the upstream reports."""
     [patched] = op_test_runs("patched")
     results = patched["series"][series]
     assert set(results["with"].values()) == {"passed"}, results["with"]

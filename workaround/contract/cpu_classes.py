@@ -2,7 +2,7 @@
 (named by the instruction set its JIT picks): ``avx2`` (AVX2 and FMA, no AVX-512), ``avx512`` (AVX-512
 F/BW/VL/DQ, with or without VNNI), ``avx512_bf16`` (AVX-512 with bf16, or AMX). OpenVINO 2026.4 stamps each
 exported blob with its class, and some values differ by class. One enum for both deployables: the checker reads
-and rewrites stamps by class, the harness and the tests run as each (``repro.harness.cpu_classes`` says how a
+and rewrites stamps by class, the harness and the tests run as each (``repro.harness.cpu.classes`` says how a
 process reaches one). Standard library only."""
 
 from enum import StrEnum

@@ -74,8 +74,8 @@ INLINE_LIMIT = (1 << 31) - (64 << 20)
 _LIFTED_DTYPES = ", ".join(sorted(str(dtype).removeprefix("torch.") for dtype in LIFTABLE_DTYPES))
 WAY_OUT = (f"keep fewer constants in OpenVINO (those of {_LIFTED_DTYPES} of {SMALLEST_LIFTED} bytes or more "
            "are left out on their own), or export with workaround.uninstall() (blobs in segments) and load with "
-           "ExecuTorch's runtime rebuilt with the blob-lifetime fix: python -m repro.harness.executorch_patches "
-           "build DIR --source EXECUTORCH_CHECKOUT")
+           "ExecuTorch's runtime rebuilt with the blob-lifetime fix: "
+           "python -m repro.harness.lowering.executorch_patches build DIR --source EXECUTORCH_CHECKOUT")
 
 
 class ProgramTooLargeError(ValueError):

@@ -23,14 +23,14 @@ from typing import Any
 
 import torch
 
-from repro.harness import opinfo_samples
-from repro.harness.case_record import CaseRecord
-from repro.harness.catalogue import Case
-from repro.harness.conformance_record import NOT_DELEGATED, SPECIAL_FLOATS
-from repro.harness.lowerings import Lowering
-from repro.harness.outcomes import AT_EXPORT, Outcome
-from repro.harness.program_runner import ProgramRunner
-from repro.harness.seed import SEED
+from repro.harness.cases.outcomes import AT_EXPORT, Outcome
+from repro.harness.cases.record import CaseRecord
+from repro.harness.conformance import opinfo_samples
+from repro.harness.conformance.record import NOT_DELEGATED, SPECIAL_FLOATS
+from repro.harness.lowering.named import Lowering
+from repro.harness.models.catalogue import Case
+from repro.harness.models.seed import SEED
+from repro.harness.runtime.program_runner import ProgramRunner
 
 # Support-list names whose OpInfo is called otherwise (the functional op an aten op is exported from).
 ALIASES = {"_softmax": "softmax", "_log_softmax": "log_softmax", "convolution": "nn.functional.conv2d",
@@ -270,7 +270,7 @@ def run_sweep(cases: Sequence[SweepCase], runner: ProgramRunner, save_dir: str |
               progress: Callable[[int, SweepCase, dict[str, str]], None] | None = None,
               ) -> dict[str, dict[str, str]]:
     """{case id: {lowering name: outcome}} for every case, each lowering (``Lowering`` values), from bytes."""
-    from repro.harness.case_runs import run_case
+    from repro.harness.cases.runs import run_case
 
     outcomes = {}
     for number, sweep_case in enumerate(cases):

@@ -12,9 +12,9 @@ case's tolerance is what OpenVINO's bf16 arithmetic on this CPU leaves on that d
 
 import torch
 
-from repro.harness import precision
-from repro.harness.catalogue import Case
-from repro.harness.seed import SEED
+from repro.harness.cpu import precision
+from repro.harness.models.catalogue import Case
+from repro.harness.models.seed import SEED
 
 DEEP_ATOL = precision.tolerance(precision.DEEP)  # 1e-3 at f32, 5e-2 at bf16 (two to six layers)
 

@@ -2,7 +2,7 @@
 
 A ``Lowering`` is a name (for records, file names and tables) and a factory returning a fresh
 (partitioner or None, transform passes) each time; a candidate partitioner under review is one
-more ``Lowering`` (``repro.harness.candidates``), never an entry added to this table.
+more ``Lowering`` (``repro.harness.lowering.candidates``), never an entry added to this table.
 """
 
 from collections.abc import Callable

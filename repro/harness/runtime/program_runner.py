@@ -49,7 +49,7 @@ class Load(StrEnum):
 
 
 LOADS = tuple(Load)
-PROJECT = Path(__file__).resolve().parents[2]
+PROJECT = Path(__file__).resolve().parents[3]
 
 
 # The child's line in the log before each program, so that a crash report shows only that program's lines.
@@ -109,7 +109,7 @@ class ProgramRunner:
         self.workdir.mkdir(exist_ok=True)
         with self.log.open("w") as log:
             self.child = subprocess.Popen(
-                [sys.executable, "-m", "repro.harness.program_runner", self.load], cwd=PROJECT, text=True,
+                [sys.executable, "-m", "repro.harness.runtime.program_runner", self.load], cwd=PROJECT, text=True,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, start_new_session=True,
                 env={**os.environ, **self.environment,
                      "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))})
@@ -213,7 +213,7 @@ def child_main(load: str) -> None:
     exits 0, and so does the child) or it dies (the child answers the program it was running with how)."""
     import torch  # noqa: F401  (imported before the fork, for every worker)
 
-    from repro.harness.runtime_import import import_runtime_without_the_compiler
+    from repro.harness.runtime.child_import import import_runtime_without_the_compiler
 
     import_runtime_without_the_compiler()
 

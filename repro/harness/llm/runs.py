@@ -1,9 +1,9 @@
-"""One LLM case of ExecuTorch's pipeline (``repro.harness.llm_pipeline``) exported in a child, then its program run
+"""One LLM case of ExecuTorch's pipeline (``repro.harness.llm.pipeline``) exported in a child, then its program run
 in the real runtime from bytes and by path (a prefill, then greedy decode steps on one loaded method), each call's
 logits held to the reference's.
 
 "Equal" is a relative difference of at most ``EQUAL_WITHIN`` on every call (the largest absolute difference over
-the largest reference logit), at f32 (the gate's precision: ``repro.harness.precision``). The workaround's
+the largest reference logit), at f32 (the gate's precision: ``repro.harness.cpu.precision``). The workaround's
 programs measured 1e-6 to 3e-6 (f32 rounding through two layers); a stock program whose copies went stale, or
 whose weights were decompressed otherwise than the reference does, differs by 1e-3 and more.
 """
@@ -14,8 +14,8 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from repro.harness.llm_pipeline import TIER, ExportRecord, LlmCase, PipelineSettings
-from repro.harness.program_runner import PROJECT, ProgramRunner, RunStatus
+from repro.harness.llm.pipeline import TIER, ExportRecord, LlmCase, PipelineSettings
+from repro.harness.runtime.program_runner import PROJECT, ProgramRunner, RunStatus
 
 EQUAL_WITHIN = 1e-4
 EXPORT_TIMEOUT = 900
@@ -59,7 +59,7 @@ def exported(case: LlmCase, lowering: str, folder: Path, settings: PipelineSetti
     log = folder / "export.log"
     with log.open("w") as output:
         try:
-            done = subprocess.run([sys.executable, "-m", "repro.harness.llm_pipeline", case.name, lowering,
+            done = subprocess.run([sys.executable, "-m", "repro.harness.llm.pipeline", case.name, lowering,
                                    str(folder), json.dumps(asdict(settings))], check=False, cwd=PROJECT,
                                   stdout=output, stderr=subprocess.STDOUT, timeout=timeout,
                                   env={**os.environ, "PYTHONPATH": os.pathsep.join(

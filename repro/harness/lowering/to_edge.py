@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from repro.harness.catalogue import Case
-from repro.harness.lowerings import Lowering
+from repro.harness.lowering.named import Lowering
+from repro.harness.models.catalogue import Case
 
 if TYPE_CHECKING:  # ExecuTorch is imported where it is used, as before (its import takes seconds)
     from executorch.exir import EdgeCompileConfig, EdgeProgramManager
@@ -21,7 +21,7 @@ def compile_config(case: Case) -> "EdgeCompileConfig":
 
 def lower(case: Case, lowering: Lowering, config: "EdgeCompileConfig | None" = None) -> "EdgeProgramManager":
     """torch.export -> edge dialect (``config`` or the case's), lowered as ``lowering`` (a
-    ``repro.harness.lowerings.Lowering``) says."""
+    ``repro.harness.lowering.named.Lowering``) says."""
     from executorch.exir import to_edge_transform_and_lower
 
     partitioner, passes = lowering.make()

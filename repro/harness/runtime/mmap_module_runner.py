@@ -6,7 +6,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from repro.harness import executorch_patches as patches
+from repro.harness.lowering import executorch_patches as patches
 
 SOURCE = Path(__file__).with_name("mmap_module_runner.cpp")
 
@@ -28,7 +28,7 @@ class MmapRun:
 
 def run(runner: Path, program: Path, input_file: Path, output_file: Path, *, environment: dict[str, str],
         timeout: float = 1200) -> MmapRun:
-    from repro.harness.program_runner import how_it_ended
+    from repro.harness.runtime.program_runner import how_it_ended
 
     done = subprocess.run([str(runner), str(program), str(input_file), str(output_file)], capture_output=True,
                           text=True, env=environment, timeout=timeout, check=False)

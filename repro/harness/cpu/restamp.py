@@ -25,7 +25,7 @@ _STAMP_PROBE = "import json; from workaround.checker import compatibility_stamp;
 @cache
 def importer_text(environment: tuple[tuple[str, str], ...]) -> str | None:
     """The compatibility text a process with ``environment`` on this host builds (and so requires of a blob)."""
-    from repro.harness.program_runner import PROJECT
+    from repro.harness.runtime.program_runner import PROJECT
 
     found = subprocess.run([sys.executable, "-c", _STAMP_PROBE], env={**os.environ, **dict(environment)},
                            cwd=PROJECT, capture_output=True, text=True, timeout=120, check=True)

@@ -5,7 +5,7 @@ static or dynamic shapes) over tiny random-weight checkpoints of model classes t
 small, with the features its real config has (Qwen3's QK norm and explicit head size, Phi-4-mini's partial
 rotary embedding and scaled RoPE).
 
-An export runs in a child (``python -m repro.harness.llm_pipeline``): the pipeline and ``install()`` change
+An export runs in a child (``python -m repro.harness.llm.pipeline``): the pipeline and ``install()`` change
 process-wide state. The child writes the program, the calls a model owner's runner would make (a prefill, then
 greedy decode steps), and the reference outputs for those calls. The reference is the graph the pipeline hands to
 the partitioner, run by PyTorch: ``torch.export``'s program of the model (eager PyTorch's ops), or for compressed
@@ -229,7 +229,7 @@ def exactly_decompressed(module: Any) -> Any:
 
 def contents(edge: Any) -> dict[str, Any]:
     """The ``ExportRecord`` fields that count what the partitioner delegated in the lowered edge program."""
-    from repro.harness.program_contents import delegated_and_outside_ops, is_delegate_call
+    from repro.harness.cases.program_contents import delegated_and_outside_ops, is_delegate_call
 
     inside, outside = delegated_and_outside_ops(edge)
     program = edge.exported_program()
@@ -288,6 +288,6 @@ def export(case: LlmCase, lowering: str, folder: Path,
     return record
 
 
-if __name__ == "__main__":  # python -m repro.harness.llm_pipeline CASE LOWERING FOLDER [SETTINGS_JSON]
+if __name__ == "__main__":  # python -m repro.harness.llm.pipeline CASE LOWERING FOLDER [SETTINGS_JSON]
     export(LlmCase.from_name(sys.argv[1]), sys.argv[2], Path(sys.argv[3]),
            PipelineSettings(**json.loads(sys.argv[4])) if len(sys.argv) > 4 else TIER)

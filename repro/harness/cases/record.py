@@ -1,4 +1,4 @@
-"""The record of one catalogue case run through the real runtime (``repro.harness.case_runs.run_case``): what
+"""The record of one catalogue case run through the real runtime (``repro.harness.cases.runs.run_case``): what
 ``repro/executorch_path.py --json`` prints, the matrix keeps under a row's ``executorch``, the gate shares
 between its workers as JSON and ``tests/support/outcomes.py`` asserts on. Typed here so that the runner, the
 reports and the tests name the same fields; a ``TypedDict`` is a dict, so the JSON is unchanged, key order
@@ -7,7 +7,7 @@ included.
 
 from typing import NotRequired, TypedDict
 
-from repro.harness.outcomes import Outcome
+from repro.harness.cases.outcomes import Outcome
 
 
 class OutputComparison(TypedDict):
@@ -35,7 +35,7 @@ class LoadRun(TypedDict):
 
 class Replay(TypedDict):
     """Every delegate blob replayed in plain OpenVINO with the inputs the runtime gave it
-    (``repro.harness.replay``), in the runtime's call order and in the control order."""
+    (``repro.harness.runtime.replay``), in the runtime's call order and in the control order."""
 
     delegates_replayed: int
     agrees_with_runtime: bool | None  # None: no program output comes straight from a delegate

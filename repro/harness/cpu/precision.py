@@ -14,7 +14,7 @@ import os
 from collections.abc import Mapping
 from functools import cache
 
-from repro.harness.cpu_classes import CpuClass, environment_for
+from repro.harness.cpu.classes import CpuClass, environment_for
 
 ISA_CAP = "OV_CPU_MAX_ISA"
 F32_ISA_CAP = {ISA_CAP: "AVX512_CORE_VNNI"}  # below AVX512_CORE_BF16 and AMX: the CPU plugin's default is f32

@@ -14,14 +14,14 @@ from typing import Any
 
 import torch
 
-from repro.harness.case_record import CaseRecord, LoadRun, OutputComparison
-from repro.harness.catalogue import Case, group_of
-from repro.harness.lowering import lower
-from repro.harness.lowerings import Lowering
-from repro.harness.outcomes import AT_EXPORT, Outcome, overall_outcome
-from repro.harness.program_contents import delegated_and_outside_ops
-from repro.harness.program_runner import Load, ProgramRun, ProgramRunner, RunStatus
-from repro.harness.replay import capture_delegate_calls, replay
+from repro.harness.cases.outcomes import AT_EXPORT, Outcome, overall_outcome
+from repro.harness.cases.program_contents import delegated_and_outside_ops
+from repro.harness.cases.record import CaseRecord, LoadRun, OutputComparison
+from repro.harness.lowering.named import Lowering
+from repro.harness.lowering.to_edge import lower
+from repro.harness.models.catalogue import Case, group_of
+from repro.harness.runtime.program_runner import Load, ProgramRun, ProgramRunner, RunStatus
+from repro.harness.runtime.replay import capture_delegate_calls, replay
 
 # How the gate loads every program: from bytes (what Python users often do) and by path (deployments).
 GATE_LOADS = (Load.BYTES, Load.PATH)
@@ -146,12 +146,12 @@ def run_case(case: Case, lowering: Lowering, runners: Mapping[str, ProgramRunner
 def run_as(case: Case, lowering: Lowering, record: CaseRecord, *, cpu_class: str, runner: ProgramRunner,
            text: str | None) -> CaseRecord:
     """The record another CPU class gives for the same lowering: ``record``'s program, its OpenVINO blobs
-    re-stamped with the compatibility ``text`` that class's importer builds (``repro.harness.restamp``; None for a
-    release that stamps nothing), run by
+    re-stamped with the compatibility ``text`` that class's importer builds (``repro.harness.cpu.restamp``; None
+    for a release that stamps nothing), run by
     ``runner`` (a process computing as ``cpu_class``, loading as it loads: from bytes or by path) and held to eager
     as ``run_case`` holds it. A lowering that failed or was refused is the same on every class: its record comes
     back as it is."""
-    from repro.harness.restamp import restamped
+    from repro.harness.cpu.restamp import restamped
 
     if record["outcome"] in AT_EXPORT or record["pte"] is None:
         return record

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from repro.harness.case_record import Replay
-from repro.harness.catalogue import Case
-from repro.harness.program_contents import is_delegate_call, op_name
+from repro.harness.cases.program_contents import is_delegate_call, op_name
+from repro.harness.cases.record import Replay
+from repro.harness.models.catalogue import Case
 
 # (a delegate's blob, its inputs, its eager outputs, {its output index: the program output it is}).
 DelegateCall = tuple[bytes, list[torch.Tensor], list[torch.Tensor], dict[int, int]]

@@ -10,7 +10,7 @@ program, compiled for CPU and run by plain OpenVINO (its convenience call alloca
 so no stale copy), on contiguous inputs. A lowering that equals it to ``REFERENCE_ATOL`` is right; the
 stale copy and the channels-last bug differ from it by the size of the values.
 
-``python -m repro.harness.int8`` prints, per model, how far plain OpenVINO is from the fake-quant eager
+``python -m repro.harness.models.int8`` prints, per model, how far plain OpenVINO is from the fake-quant eager
 model on this CPU (JSON, with the ISA flags OpenVINO sees).
 """
 
@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import torch
 
-from repro.harness.seed import SEED
+from repro.harness.models.seed import SEED
 
 # Measured: the workaround's programs equal the reference exactly (0.0) where the inputs are contiguous; with a
 # channels-last input converted inside the delegate, other kernels run: 0.0039 (two bf16 steps at ~0.4). The bugs
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
 
     cli.parser("Print, per model, how far plain OpenVINO is from the fake-quant eager model on this CPU (JSON, "
                "with the ISA flags OpenVINO sees).", "exit status: 0 the gaps were printed, 2 usage error",
-               prog="python -m repro.harness.int8").parse_args(argv)
+               prog="python -m repro.harness.models.int8").parse_args(argv)
     import openvino
 
     core = openvino.Core()

@@ -1,5 +1,5 @@
 """The conformance sweep's recorded outcomes, torch-free: where they are kept, how a run is held to them, and
-the per-op table (``repro/harness/conformance.py`` runs the sweep; the reports read the record).
+the per-op table (``repro/harness/conformance/per_op.py`` runs the sweep; the reports read the record).
 """
 
 import json
@@ -7,12 +7,12 @@ import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from repro.harness.outcomes import Outcome
+from repro.harness.cases.outcomes import Outcome
 
 LOWERINGS = ("stock", "workaround", "workaround-torch-special-values")
-EXPECTED = Path(__file__).with_name("conformance_expected.json")
+EXPECTED = Path(__file__).with_name("expected.json")
 # The variants a whole sweep could not make, with the reason: the denominator's record (docs quote its count).
-NOT_SWEPT = Path(__file__).with_name("conformance_not_swept.json")
+NOT_SWEPT = Path(__file__).with_name("not_swept.json")
 # The "special values" variant refills a sample's float tensors with these, in turn.
 SPECIAL_FLOATS = (math.nan, math.inf, -math.inf, -0.0, 1e30, -2.5, 0.5)
 # A sweep outcome is a load's ``Outcome``, or this: the stock partitioner delegated nothing of the case.
@@ -23,7 +23,7 @@ Outcomes = dict[str, dict[str, str]]  # {case id: {lowering: outcome}}
 
 
 def recorded(release: str, cpu_class: str) -> Outcomes | None:
-    """The outcomes recorded for an OpenVINO release on a CPU class (``repro.harness.cpu_classes``: OpenVINO's
+    """The outcomes recorded for an OpenVINO release on a CPU class (``repro.harness.cpu.classes``: OpenVINO's
     kernels compute some special values differently by class), or None if that pair was never swept."""
     if not EXPECTED.exists():
         return None

@@ -13,7 +13,7 @@ Fixed seed, random weights, no downloads.
 
 import torch
 
-from repro.harness.seed import SEED
+from repro.harness.models.seed import SEED
 
 STATE_DIM, ACTION_DIM, HIDDEN, NORMALISED_SLICE = 14, 7, 64, 4
 IMAGE_SHAPE, IMAGE_FEATURES = (1, 3, 32, 32), 16

@@ -13,10 +13,10 @@ from typing import Any, TypeVar
 
 import torch
 
-from repro.harness import precision
-from repro.harness.cpu_classes import CpuClass
-from repro.harness.outcomes import Outcome
-from repro.harness.seed import SEED
+from repro.harness.cases.outcomes import Outcome
+from repro.harness.cpu import precision
+from repro.harness.cpu.classes import CpuClass
+from repro.harness.models.seed import SEED
 
 COMPUTE_ATOL = 1e-5  # elementwise ops run in f32 here; the bug shows as differences of ~1
 
@@ -78,7 +78,7 @@ class Stock:
     # Once delegated, its only constants are 0-size (an empty cache): by path the 0-byte constant segment
     # loads as null and load_method fails (0x23); from bytes it is correct.
     empty_constant_segment: bool = False
-    # The CPU classes (``repro.harness.cpu_classes``) whose kernels compute it right after all: the outcome
+    # The CPU classes (``repro.harness.cpu.classes``) whose kernels compute it right after all: the outcome
     # above is the other classes' (each measured, see docs/measurements.md "CPU classes").
     right_on: frozenset[CpuClass] = frozenset()
 

@@ -10,7 +10,7 @@ and constructed once up front, so a bad name is a one-line usage error before an
 import importlib
 from collections.abc import Iterable
 
-from repro.harness.lowerings import Lowering
+from repro.harness.lowering.named import Lowering
 
 CANDIDATE = "candidate"  # the lowering's name in records and file names
 

@@ -1,6 +1,6 @@
 """pytest plugin for runs of ExecuTorch's own OpenVINO op tests: writes every test and subtest outcome as JSON.
 
-Loaded with ``-p repro.harness.op_test_outcomes`` (``repro.harness.op_tests`` does).
+Loaded with ``-p repro.harness.conformance.op_test_outcomes`` (``repro.harness.conformance.op_tests`` does).
 PEER_OUTCOMES names the output file; PEER_WITH_WORKAROUND=1 installs the workaround first,
 exactly as a user's unchanged script would get it, and counts how often its rule ran on a
 partitioned program and how many nodes it handed back (the file's "workaround" entry), so that
@@ -19,7 +19,7 @@ _workaround = {"rule_ran": 0, "nodes_handed_back": 0}
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    from repro.harness.cia_collection import materialize_once_per_collection
+    from repro.harness.lowering.cia_collection import materialize_once_per_collection
 
     materialize_once_per_collection()  # every way alike: the op tests lower about 150 times
     if os.environ.get("PEER_WITH_WORKAROUND") == "1":

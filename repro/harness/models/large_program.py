@@ -2,14 +2,16 @@
 float32, 2.25 GiB of weights, one OpenVINO delegate; exported and run each in a child of its own, which reports its
 peak memory (a model this size is what memory is measured on, and what a crash must not take down).
 
-    python -m repro.harness.large_program export LOWERING FOLDER [without-biases]   # program.pte, input.bin,
-                                                                                     # eager.bin; a JSON line
-    python -m repro.harness.large_program run LOAD FOLDER          # one JSON line: the run's difference, peak
+    python -m repro.harness.models.large_program export LOWERING FOLDER [without-biases]
+        # program.pte, input.bin, eager.bin; a JSON line
+    python -m repro.harness.models.large_program run LOAD FOLDER
+        # one JSON line: the run's difference, peak
 
-``LOAD`` is ``path`` or ``bytes`` (``Runtime.load_program``, as ``repro.harness.program_runner`` loads); the C++
-``Module``'s mmap load is ``repro.harness.mmap_module_runner``. Input and eager's output are raw float32, so the
-C++ runner reads them as they are. ``without-biases`` makes the same layers without biases: stock, its blob in a
-segment is then safe by path (the CPU plugin repacks every weight it holds at import, and reads a bias in place).
+``LOAD`` is ``path`` or ``bytes`` (``Runtime.load_program``, as ``repro.harness.runtime.program_runner`` loads);
+the C++ ``Module``'s mmap load is ``repro.harness.runtime.mmap_module_runner``. Input and eager's output are raw
+float32, so the C++ runner reads them as they are. ``without-biases`` makes the same layers without biases: stock,
+its blob in a segment is then safe by path (the CPU plugin repacks every weight it holds at import, and reads a
+bias in place).
 """
 
 import json
@@ -20,9 +22,9 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from repro.harness.executorch_patches import with_search_paths
-from repro.harness.process_memory import peak_bytes
-from repro.harness.program_runner import PROJECT, how_it_ended
+from repro.harness.lowering.executorch_patches import with_search_paths
+from repro.harness.runtime.process_memory import peak_bytes
+from repro.harness.runtime.program_runner import PROJECT, how_it_ended
 
 FEATURES, LAYERS = 8192, 9
 WEIGHT_BYTES = LAYERS * (FEATURES * FEATURES + FEATURES) * 4
@@ -60,11 +62,11 @@ def model(biases: bool = True):
 
 
 def export(lowering: str, folder: Path, biases: bool = True) -> LargeExport:
-    """The model lowered as ``lowering`` (``repro.harness.lowerings``) and serialized, in this process."""
+    """The model lowered as ``lowering`` (``repro.harness.lowering.named``) and serialized, in this process."""
     import torch
     from executorch.exir import to_edge_transform_and_lower
 
-    from repro.harness.lowerings import LOWERINGS
+    from repro.harness.lowering.named import LOWERINGS
 
     started = time.monotonic()
     module, x = model(biases), torch.randn(1, FEATURES, generator=torch.Generator().manual_seed(1))
@@ -89,7 +91,7 @@ def run(load: str, folder: Path) -> LargeRun:
     import numpy as np
     import torch
 
-    from repro.harness.runtime_import import import_runtime_without_the_compiler
+    from repro.harness.runtime.child_import import import_runtime_without_the_compiler
 
     import_runtime_without_the_compiler()
     from executorch.runtime import Runtime
@@ -108,10 +110,10 @@ def run(load: str, folder: Path) -> LargeRun:
 
 def in_child(command: str, choice: str, folder: Path, environment: dict[str, str] | None = None,
              options: tuple[str, ...] = ()) -> dict:
-    """``python -m repro.harness.large_program COMMAND CHOICE FOLDER [OPTION]`` in a child; its record, or one
-    saying how the child ended when it wrote none (a crash by path is a row, not the end of the caller)."""
-    done = subprocess.run([sys.executable, "-m", "repro.harness.large_program", command, choice, str(folder),
-                           *options],
+    """``python -m repro.harness.models.large_program COMMAND CHOICE FOLDER [OPTION]`` in a child; its record, or
+    one saying how the child ended when it wrote none (a crash by path is a row, not the end of the caller)."""
+    done = subprocess.run([sys.executable, "-m", "repro.harness.models.large_program", command, choice,
+                           str(folder), *options],
                           cwd=PROJECT, capture_output=True, text=True, timeout=CHILD_TIMEOUT, check=False,
                           env=with_search_paths(python_path=PROJECT, base={**os.environ, **(environment or {})}))
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]

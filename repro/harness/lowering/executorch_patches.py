@@ -26,7 +26,7 @@ import subprocess
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-PATCHES = Path(__file__).resolve().parents[1] / "patches" / "executorch"
+PATCHES = Path(__file__).resolve().parents[2] / "patches" / "executorch"
 COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS, BLOB_LIFETIME = "copy-exclusion", "channels-last", "semantics", \
     "blob-lifetime"
 LLM_UNQUANTIZED = "llm-unquantized"  # export_llm with the OpenVINO backend and no weight compression exports
@@ -178,12 +178,12 @@ def with_search_paths(python_path: str | Path | None = None, library_path: str |
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m repro.harness.executorch_patches overlay DIR`` / ``build DIR --source CHECKOUT``: make the
-    patched backend for a run by hand, and print the variable to set."""
+    """``python -m repro.harness.lowering.executorch_patches overlay DIR`` / ``build DIR --source CHECKOUT``: make
+    the patched backend for a run by hand, and print the variable to set."""
     from repro.harness import cli
     from workaround.checker.command_line import OneLineErrors
 
-    parser = OneLineErrors(prog="python -m repro.harness.executorch_patches",
+    parser = OneLineErrors(prog="python -m repro.harness.lowering.executorch_patches",
                            description="ExecuTorch's OpenVINO backend with our patches, for a run by hand; "
                                        "exit status: 0 made, 1 a patch or the build failed, 2 usage error")
     commands = parser.add_subparsers(dest="command", required=True)

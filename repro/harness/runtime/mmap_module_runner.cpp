@@ -1,7 +1,7 @@
 // Loads a .pte the way ExecuTorch's LLM runner (llama_main) does: the C++ Module over its MmapDataLoader, with
 // MmapUseMlockIgnoreErrors. Runs "forward" once on a float32 input read raw from a file, writes the first output
 // raw to another, and prints the process's peak resident memory (VmHWM, kB). Built against the executorch wheel
-// by repro/harness/mmap_module_runner.py; OpenVINO's C API comes from OPENVINO_LIB_PATH.
+// by repro/harness/runtime/mmap_module_runner.py; OpenVINO's C API comes from OPENVINO_LIB_PATH.
 #include <executorch/extension/module/module.h>
 #include <executorch/extension/tensor/tensor.h>
 

@@ -1,8 +1,8 @@
 """ExecuTorch's own OpenVINO op tests (``executorch/backends/openvino/tests/ops``, shipped in the wheel), run
 in a child pytest and read back test by test and subtest by subtest: stock, with the workaround installed,
-or with our upstream patches applied to a copy of the backend (``repro.harness.executorch_patches``).
+or with our upstream patches applied to a copy of the backend (``repro.harness.lowering.executorch_patches``).
 
-``python -m repro.harness.op_tests [--every-op-test]`` prints, as JSON, the outcome of the op tests the
+``python -m repro.harness.conformance.op_tests [--every-op-test]`` prints, as JSON, the outcome of the op tests the
 Python series add, with the series applied and against the stock backend (their test hunks only), per
 series: what the upstream reports show as each patch's test result, and what ``repro/matrix.py
 --executorch`` records per release; with ``--every-op-test`` the patched run covers every op test (the gate
@@ -21,10 +21,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from repro.harness import executorch_patches as patches
-from repro.harness import precision
+from repro.harness.cpu import precision
+from repro.harness.lowering import executorch_patches as patches
 
-PROJECT = Path(__file__).resolve().parents[2]
+PROJECT = Path(__file__).resolve().parents[3]
 # What each Python series adds to backends/openvino/tests/ops.
 NEW_OP_TESTS = {patches.COPY_EXCLUSION: "test_copy.py", patches.CHANNELS_LAST: "test_dim_order.py",
                 patches.SEMANTICS: "test_semantics.py", patches.SYMBOLIC_SIZES: "test_dynamic_size.py"}
@@ -58,7 +58,7 @@ def run_op_tests(folder: str | Path, paths: Iterable[str | Path], *, with_workar
     base = {**environment, "PYTHONHASHSEED": "0", "PEER_OUTCOMES": str(outcomes),
             "PEER_WITH_WORKAROUND": "1" if with_workaround else "0",
             "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), environment.get("PYTHONPATH")]))}
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "repro.harness.op_test_outcomes", "-p",
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "repro.harness.conformance.op_test_outcomes", "-p",
                "no:cacheprovider", "--rootdir", str(folder), *map(str, paths)]
     env = patches.with_search_paths(python_path=overlay, library_path=library_path, base=base)
     result = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=timeout,
@@ -141,7 +141,8 @@ def runtime_with_and_without(source: Path, folder: Path) -> dict[str, dict[str, 
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m repro.harness.op_tests", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m repro.harness.conformance.op_tests",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("--every-op-test", action="store_true",
                         help="with the patches, run every op test, not only those the patches add")
     args = parser.parse_args(argv)

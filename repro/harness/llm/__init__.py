@@ -1,0 +1,1 @@
+"""ExecuTorch's own LLM pipeline with the OpenVINO backend, and an LLM case exported and run."""
