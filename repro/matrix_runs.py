@@ -205,6 +205,7 @@ CPU_SEMANTICS = "openvino_cpu_semantics.py"
 IMPORT_PRECISION = "openvino_import_precision.py"  # run at the CPU's default: the gate's f32 cap taken away
 CPU_STAMP, CPU_STAMP_PROGRAM = "openvino_cpu_stamp.py", "openvino_cpu_stamp.c"
 STATE_CACHE_UPDATE = "openvino_state_cache_update.py"
+COMPRESSED_MATMUL = "openvino_compressed_matmul.py"
 LLM_PIPELINE = "executorch_llm_pipeline.py"
 # {row field: (Python series, the reproducer run with them applied to a copy of the wheel's files)}: no checkout.
 PATCHED_PYTHON_RUNS = {"executorch_llm_pipeline_patched": ((patches.LLM_UNQUANTIZED, patches.SYMBOLIC_SIZES),
@@ -276,6 +277,8 @@ def matrix_row(requested: str, release: str, *, cache: Path, executorch_versions
     row["cpu_stamp_c"] = run_built(commands.c_build, python, CPU_STAMP_PROGRAM, timeout)
     progress(release, "timing a KV cache updated in an OpenVINO state")
     row["state_cache_update"] = run_attachment(python, STATE_CACHE_UPDATE, timeout)
+    progress(release, "timing a matmul on 4-bit and 8-bit compressed weights")
+    row["compressed_matmul"] = run_attachment(python, COMPRESSED_MATMUL, timeout)
     if executorch:
         progress(release, f"running the ExecuTorch path and reproducers (executorch {executorch})")
         row.update(executorch_runs(python, timeout))

@@ -48,6 +48,7 @@ class MatrixRow(TypedDict):
     cpu_stamp: CommandRun | None  # attachments/openvino_cpu_stamp.py
     cpu_stamp_c: CommandRun | None  # its C twin (attachments/openvino_cpu_stamp.c), built and run
     state_cache_update: CommandRun | None  # attachments/openvino_state_cache_update.py (a cost: exit 1 reproduced)
+    compressed_matmul: CommandRun | None  # attachments/openvino_compressed_matmul.py (a cost: exit 1 reproduced)
     # executorch_path.py --json, or None where the ExecuTorch stack was not installed
     executorch: dict[str, Any] | None
     executorch_by_path: CommandRun | None  # attachments/executorch_frees_blob.py
@@ -100,7 +101,7 @@ def empty_row(requested: str, release: str) -> MatrixRow:
                      executorch_stale_copies=None, executorch_stale_copies_patched=None, executorch_precision=None,
                      executorch_precision_patched=None, constant_abs=None, constant_abs_cpp=None,
                      cpu_semantics=None, import_precision=None, cpu_stamp=None, cpu_stamp_c=None,
-                     state_cache_update=None,
+                     state_cache_update=None, compressed_matmul=None,
                      executorch_runtime_import=None,
                      pytorch_cia_materialization=None, executorch_portable_kernels=None,
                      executorch_cpu_stamp=None, executorch_llm_pipeline=None,

@@ -53,8 +53,13 @@ def what_differs() -> str:
     """OpenVINO's special-value entries of the registry (``workaround.contract.differences``): ops, difference."""
     entries = [difference for difference in differences.DIFFERENCES
                if difference.owner == differences.Owner.OPENVINO and difference.special_values]
-    return "; ".join(", ".join(f"`{name}`" for name in differences.op_names(entry)) + f" {entry.computes}"
-                     for entry in entries)
+    return "; ".join(f"{subject(entry)} {entry.computes}" for entry in entries)
+
+
+def subject(entry: differences.Difference) -> str:
+    """What the entry is about: its ops, or, where its dtype decides (NaN made bool), any conversion to it."""
+    named = ", ".join(f"`{name}`" for name in differences.op_names(entry))
+    return named or "any conversion to " + ", ".join(f"`{dtype}`" for dtype in entry.dtypes)
 
 
 def comment(outcomes: dict[str, dict[str, str]], release: str, cpu_class: str) -> str:

@@ -10,6 +10,8 @@
   class that exported it, though its model does not depend on the class (ahead-of-time export across CPUs);
 - ``openvino-state-cache-update.md`` (``openvino_state_cache_update``): a cost, a fixed-size KV cache kept as a
   state is copied whole at every step on CPU, however its one-row update is written;
+- ``openvino-compressed-matmul.md`` (``openvino_compressed_matmul``): a cost, the CPU plugin's 4-bit compressed
+  MatMul reads its weights more slowly than its 8-bit one, so a 4-bit LLM decodes slower than its bytes say;
 - ``executorch-cpu-stamp.md`` (``executorch_cpu_stamp``): with OpenVINO 2026.4, every OpenVINO-delegated .pte
   loads only on the CPU class that exported it (0x1 elsewhere, with no reason logged);
 - ``executorch-frees-blob.md`` (``executorch_frees_blob``): ExecuTorch's OpenVINO backend frees the blob
@@ -60,6 +62,7 @@ from repro.reports.executorch_runtime_import import executorch_runtime_import
 from repro.reports.executorch_semantics import executorch_semantics
 from repro.reports.executorch_stale_copies import executorch_stale_copies
 from repro.reports.matrix_row import Matrix
+from repro.reports.openvino_compressed_matmul import openvino_compressed_matmul
 from repro.reports.openvino_constant_abs import openvino_constant_abs
 from repro.reports.openvino_cpu_semantics import openvino_cpu_semantics
 from repro.reports.openvino_cpu_stamp import openvino_cpu_stamp
@@ -74,6 +77,7 @@ REPORTS = {"openvino-stale-copies.md": openvino_stale_copies,
            "openvino-import-lifetime.md": openvino_import_lifetime,
            "openvino-import-precision.md": openvino_import_precision,
            "openvino-state-cache-update.md": openvino_state_cache_update,
+           "openvino-compressed-matmul.md": openvino_compressed_matmul,
            "openvino-cpu-stamp.md": openvino_cpu_stamp,
            "executorch-frees-blob.md": executorch_frees_blob,
            "executorch-cpu-stamp.md": executorch_cpu_stamp,

@@ -463,7 +463,7 @@ DIFFERENCES = (
     ),
     Difference(
         "nan_converted_to_false",
-        "gives False for NaN converted to bool (PyTorch: True)",
+        "gives False for NaN (PyTorch: True)",
         (),
         Rule.SPECIAL_VALUES_DIFFER,
         MEASURED_NAN,
