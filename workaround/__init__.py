@@ -21,7 +21,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what a user's type checker sees: the real names, not ``object`` from ``__getattr__``
-    from workaround.checker.program_check import Finding as Finding
+    from workaround.checker.findings import Finding as Finding
     from workaround.checker.program_check import check_program as check_program
     from workaround.partitioner.copy_safe_partitioner import (
         CopySafeOpenvinoPartitioner as CopySafeOpenvinoPartitioner,
@@ -45,7 +45,7 @@ _HOMES = {
     "CopySafeOpenvinoPartitioner": "workaround.partitioner.copy_safe_partitioner",
     "DefaultDimOrderForOpenvino": "workaround.partitioner.layouts.legacy_pass",
     "DimOrderError": "workaround.partitioner.layouts.dim_order_off",
-    "Finding": "workaround.checker.program_check",
+    "Finding": "workaround.checker.findings",
     "UnsafeCopyError": "workaround.partitioner.rules.exclusion",
     "check_program": "workaround.checker.program_check",
     "copy_safe_openvino": "workaround.partitioner.copy_safe_partitioner",

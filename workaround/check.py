@@ -5,7 +5,8 @@ stay importable from here as well as from ``workaround``."""
 import sys
 
 from workaround.checker.check_command import main
-from workaround.checker.program_check import Finding, check_program
+from workaround.checker.findings import Finding
+from workaround.checker.program_check import check_program
 
 __all__ = ["Finding", "check_program", "main"]
 

@@ -76,6 +76,8 @@ from workaround.checker.pte.verifier import Layout, MalformedProgram, verify
 BACKEND_ID = METHOD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 OPERATOR_NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_.]*")
 OVERLOAD = re.compile(r"[A-Za-z0-9_.]*")
+
+
 @dataclass(frozen=True)
 class TensorValue:
     sizes: list[int]
@@ -236,3 +238,8 @@ def read(pte: ProgramData) -> ProgramContents:
 def delegates(pte: ProgramData) -> list[Delegate]:
     """Every delegate of every execution plan (``read``)."""
     return read(pte).delegates
+
+
+def spec_text(value: bytes) -> str:
+    """A compile spec's value as ExecuTorch's OpenVINO backend reads it: a C string, up to its first NUL."""
+    return value.split(b"\0")[0].decode("ascii", "backslashreplace")
