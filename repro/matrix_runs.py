@@ -194,7 +194,7 @@ def run_patch_tests(python: str | Path, timeout: float) -> dict[str, Any] | None
 EXECUTORCH_RUNS = ("executorch", "executorch_by_path", "executorch_channels_last", "executorch_empty_constants",
                    "executorch_precision", "executorch_semantics", "executorch_stale_copies",
                    "executorch_runtime_import", "pytorch_cia_materialization", "executorch_portable_kernels",
-                   "executorch_cpu_stamp", "executorch_llm_pipeline")
+                   "executorch_cpu_stamp", "executorch_llm_pipeline", "executorch_openvino_4wo_layers")
 # With --executorch-source: {row field: (C++ series, the reproducer run with the backend rebuilt with it)}.
 PATCHED_RUNTIME_RUNS = {"executorch_by_path_patched": (patches.BLOB_LIFETIME, "executorch_frees_blob.py"),
                         "executorch_stale_copies_patched": (patches.OUTPUT_ORDER, "executorch_stale_copies.py"),
@@ -207,9 +207,12 @@ CPU_STAMP, CPU_STAMP_PROGRAM = "openvino_cpu_stamp.py", "openvino_cpu_stamp.c"
 STATE_CACHE_UPDATE = "openvino_state_cache_update.py"
 COMPRESSED_MATMUL = "openvino_compressed_matmul.py"
 LLM_PIPELINE = "executorch_llm_pipeline.py"
+OPENVINO_4WO_LAYERS = "executorch_openvino_4wo_layers.py"
 # {row field: (Python series, the reproducer run with them applied to a copy of the wheel's files)}: no checkout.
 PATCHED_PYTHON_RUNS = {"executorch_llm_pipeline_patched": ((patches.LLM_UNQUANTIZED, patches.SYMBOLIC_SIZES),
-                                                           LLM_PIPELINE)}
+                                                           LLM_PIPELINE),
+                       "executorch_openvino_4wo_layers_patched": ((patches.OPENVINO_4WO_ALL_LAYERS,),
+                                                                  OPENVINO_4WO_LAYERS)}
 
 
 def executorch_runs(python: str | Path, timeout: float) -> dict[str, Any]:
@@ -229,7 +232,8 @@ def executorch_runs(python: str | Path, timeout: float) -> dict[str, Any]:
             "pytorch_cia_materialization": run_attachment(python, "pytorch_cia_materialization.py", timeout),
             "executorch_portable_kernels": run_attachment(python, "executorch_portable_kernels.py", timeout),
             "executorch_cpu_stamp": run_attachment(python, "executorch_cpu_stamp.py", timeout),
-            "executorch_llm_pipeline": run_attachment(python, LLM_PIPELINE, timeout)}
+            "executorch_llm_pipeline": run_attachment(python, LLM_PIPELINE, timeout),
+            "executorch_openvino_4wo_layers": run_attachment(python, OPENVINO_4WO_LAYERS, timeout)}
 
 
 def other_executorch_runs(cache: Path, release: str, executorch: str, timeout: float) -> dict[str, Any]:

@@ -61,6 +61,7 @@ class MatrixRow(TypedDict):
     executorch_portable_kernels: CommandRun | None  # attachments/executorch_portable_kernels.py
     executorch_cpu_stamp: CommandRun | None  # attachments/executorch_cpu_stamp.py
     executorch_llm_pipeline: CommandRun | None  # attachments/executorch_llm_pipeline.py
+    executorch_openvino_4wo_layers: CommandRun | None  # attachments/executorch_openvino_4wo_layers.py
     pytorch_cia_materialization: CommandRun | None  # attachments/pytorch_cia_materialization.py
     # {executorch release: those ExecuTorch fields, or {"install_failed": why}} with --executorch-versions
     executorch_releases: dict[str, Any] | None
@@ -73,6 +74,8 @@ class MatrixRow(TypedDict):
     executorch_precision_patched: CommandRun | None
     # attachments/executorch_llm_pipeline.py with the llm-unquantized and symbolic-sizes series applied, or None
     executorch_llm_pipeline_patched: CommandRun | None
+    # attachments/executorch_openvino_4wo_layers.py with the openvino-4wo-all-layers series applied, or None
+    executorch_openvino_4wo_layers_patched: CommandRun | None
 
 
 class Summary(TypedDict):
@@ -104,8 +107,8 @@ def empty_row(requested: str, release: str) -> MatrixRow:
                      state_cache_update=None, compressed_matmul=None,
                      executorch_runtime_import=None,
                      pytorch_cia_materialization=None, executorch_portable_kernels=None,
-                     executorch_cpu_stamp=None, executorch_llm_pipeline=None,
-                     executorch_llm_pipeline_patched=None)
+                     executorch_cpu_stamp=None, executorch_llm_pipeline=None, executorch_openvino_4wo_layers=None,
+                     executorch_llm_pipeline_patched=None, executorch_openvino_4wo_layers_patched=None)
 
 
 def recorded(row: MatrixRow, field: str) -> Any:

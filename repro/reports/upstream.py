@@ -12,6 +12,8 @@
   state is copied whole at every step on CPU, however its one-row update is written;
 - ``openvino-compressed-matmul.md`` (``openvino_compressed_matmul``): a cost, the CPU plugin's 4-bit compressed
   MatMul reads its weights more slowly than its 8-bit one, so a 4-bit LLM decodes slower than its bytes say;
+- ``executorch-openvino-4wo-layers.md`` (``executorch_openvino_4wo_layers``): a cost, export_llm's ``openvino_4wo``
+  leaves the output layer at NNCF's 8-bit backup precision, where XNNPACK's ``8da4w`` compresses it to 4 bits;
 - ``executorch-cpu-stamp.md`` (``executorch_cpu_stamp``): with OpenVINO 2026.4, every OpenVINO-delegated .pte
   loads only on the CPU class that exported it (0x1 elsewhere, with no reason logged);
 - ``executorch-frees-blob.md`` (``executorch_frees_blob``): ExecuTorch's OpenVINO backend frees the blob
@@ -56,6 +58,7 @@ from repro.reports.executorch_cpu_stamp import executorch_cpu_stamp
 from repro.reports.executorch_empty_constants import executorch_empty_constants
 from repro.reports.executorch_frees_blob import executorch_frees_blob
 from repro.reports.executorch_llm_pipeline import executorch_llm_pipeline
+from repro.reports.executorch_openvino_4wo_layers import executorch_openvino_4wo_layers
 from repro.reports.executorch_portable_kernels import executorch_portable_kernels
 from repro.reports.executorch_precision import executorch_precision
 from repro.reports.executorch_runtime_import import executorch_runtime_import
@@ -78,6 +81,7 @@ REPORTS = {"openvino-stale-copies.md": openvino_stale_copies,
            "openvino-import-precision.md": openvino_import_precision,
            "openvino-state-cache-update.md": openvino_state_cache_update,
            "openvino-compressed-matmul.md": openvino_compressed_matmul,
+           "executorch-openvino-4wo-layers.md": executorch_openvino_4wo_layers,
            "openvino-cpu-stamp.md": openvino_cpu_stamp,
            "executorch-frees-blob.md": executorch_frees_blob,
            "executorch-cpu-stamp.md": executorch_cpu_stamp,

@@ -61,6 +61,9 @@ NEED_TORCH = {
     "attachments/executorch_cpu_stamp.py": "Exit status (git bisect run): 0 the program loads in both classes, "
                                            "1 it does not load in the other class, 2 usage error, 125 could not "
                                            "test.",
+    "attachments/executorch_openvino_4wo_layers.py": (
+        "Exit status (git bisect run): 0 the output layer is compressed to 4 bits, 1 it is left at 8 bits, 2 "
+        "usage error, 125 could not test (the export failed, or the pipeline does not import)."),
     "attachments/executorch_llm_pipeline.py": "Exit status (git bisect run): 0 every export succeeds, 1 an export "
                                               "fails, 2 usage error, 125 could not test (the control export "
                                               "failed, or the pipeline does not import).",

@@ -30,6 +30,7 @@ from repro.harness.cpu import precision
 from repro.harness.lowering import executorch_patches as patches
 from repro.harness.models import catalogue
 from tests.support.helpers import (
+    ATTACHMENTS,
     END_TO_END,
     PROJECT,
     cpu_default_is_bf16,
@@ -409,6 +410,35 @@ def test_uncompressed_llm_lowering_test_passes_with_the_series_and_fails_without
                          [str(root), str(tests)])), timeout=600)
     assert (result.returncode == 0) == passes, result.stdout[-3000:]
     assert passes or "IndexError: list index out of range" in result.stdout, result.stdout[-3000:]
+
+
+# What openvino-4wo-all-layers adds to ExecuTorch's own tests.
+QUANTIZER_CONFIG_TEST = "backends/openvino/tests/quantizer/test_llm_quantizer_config.py"
+
+
+@pytest.mark.parametrize(("applied", "passes"), [(slice(None), True), (slice(1, None), False)],
+                         ids=["with the series", "its test alone"])
+def test_the_llm_quantizer_config_test_passes_with_the_4wo_series_and_fails_without(tmp_path, applied, passes):
+    root = patches.overlay(tmp_path, patches.patch_files(patches.OPENVINO_4WO_ALL_LAYERS)[applied])
+    result = run_cli("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", QUANTIZER_CONFIG_TEST,
+                     cwd=root / "executorch", env=patches.with_search_paths(python_path=str(root)), timeout=600)
+    assert (result.returncode == 0) == passes, result.stdout[-3000:]
+    assert passes or "1 failed, 1 passed" in result.stdout, result.stdout[-3000:]
+
+
+@pytest.mark.parametrize(("series", "exit_code", "output_layer"), [(True, 0, "i4"), (False, 1, "u8")],
+                         ids=["with the series", "stock"])
+def test_the_4wo_layers_reproducer_finds_the_output_layer_at_4_bits_only_with_the_series(tmp_path, series,
+                                                                                       exit_code, output_layer):
+    """The reproducer as a maintainer runs it (``export_llm`` in a child, the program's blob opened): stock,
+    ``openvino_4wo`` leaves the output layer at 8 bits; with ``openvino-4wo-all-layers`` it is 4 bits. When stock
+    compresses it too, upstream changed: retire the report and the series."""
+    series_files = patches.patch_files(patches.OPENVINO_4WO_ALL_LAYERS) if series else []
+    root = patches.overlay(tmp_path, series_files)
+    result = run_cli("python", ATTACHMENTS / "executorch_openvino_4wo_layers.py",
+                     env=patches.with_search_paths(python_path=str(root)), timeout=600)
+    assert result.returncode == exit_code, result.stdout + result.stderr[-2000:]
+    assert f"the output layer (256 -> 1024): {output_layer}" in result.stdout, result.stdout
 
 
 def test_the_llm_pipelines_defaults_export_uncompressed_with_the_series_and_equal_their_reference(tmp_path,

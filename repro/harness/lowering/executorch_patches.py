@@ -34,7 +34,9 @@ SYMBOLIC_SIZES = "symbolic-sizes"  # sizes, a KV cache's position and their chec
 OUTPUT_ORDER = "output-order"  # execute() sets each output before the inputs: shipped programs' copies right
 PRECISION = "precision"  # the OpenVINO properties among the compile specs, at compile and at import
 IMPORT_REASON = "import-reason"  # a model that does not import logs OpenVINO's reason (a foreign CPU's blob)
-PYTHON_SERIES = (COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS, LLM_UNQUANTIZED, SYMBOLIC_SIZES)
+OPENVINO_4WO_ALL_LAYERS = "openvino-4wo-all-layers"  # openvino_4wo compresses the output layer at 4 bits too
+PYTHON_SERIES = (COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS, LLM_UNQUANTIZED, SYMBOLIC_SIZES,
+                 OPENVINO_4WO_ALL_LAYERS)
 # Change the C++ runtime, in the order they apply.
 RUNTIME_SERIES = (BLOB_LIFETIME, OUTPUT_ORDER, PRECISION, IMPORT_REASON)
 OP_TESTS = "backends/openvino/tests/*"  # what a series adds to or changes in ExecuTorch's own op tests
@@ -80,7 +82,7 @@ def installed_folder(package: str) -> Path:
 
 
 # The installed wheel's trees a Python series may change, relative to the executorch package folder.
-PATCHED_TREES = (Path("backends/openvino"), Path("examples/models/llama"))
+PATCHED_TREES = (Path("backends/openvino"), Path("examples/models/llama"), Path("extension/llm/export"))
 
 
 def overlay(folder: str | Path, patches: Iterable[Path], include: str | None = None) -> Path:
