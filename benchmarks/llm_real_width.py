@@ -222,12 +222,14 @@ def measure(plans: list[PlannedExport], *, layers: int, context: int, prefill: i
 
 
 def record_key(result: dict) -> str:
-    return f"{result['host']['cpu_class']}, {result['host']['precision']}"
+    """One record per CPU class, precision and depth: a model memory forced to fewer layers sits beside the
+    full one, not in its place."""
+    return f"{result['host']['cpu_class']}, {result['host']['precision']}, {result['model']['n_layers']} layers"
 
 
 def recorded(result: dict, records: dict) -> dict:
-    """``records`` with ``result`` kept under its class and precision: added to a run of the same sizes (another
-    weight width measured separately), replacing one of other sizes."""
+    """``records`` with ``result`` kept under its class, precision and layers: added to a run of the same sizes
+    (another weight width measured separately), replacing one of other sizes (another context or window)."""
     key, stamp = record_key(result), {"date": today(), "commit": commit()}
     earlier = records.get(key)
     if earlier is None or earlier["model"] != result["model"]:

@@ -244,8 +244,8 @@ def mutation_runs_table() -> str:
 
 
 def llm_real_width_table() -> str:
-    """The real-width LLM benchmark's ratios against their goals, one column per recorded CPU class and precision
-    (``python -m benchmarks.llm_real_width --record``), each with its model's layers and the dates it ran."""
+    """The real-width LLM benchmark's ratios against their goals, one column per recorded CPU class, precision and
+    depth (``python -m benchmarks.llm_real_width --record``), each with the dates it ran."""
     runs = read_record(LLM_REAL_WIDTH)
     names = list(dict.fromkeys(name for run in runs.values() for name in run["ratios"]))
     goals = {name: run["ratios"][name]["at most"] for run in runs.values() for name in run["ratios"]}
@@ -263,8 +263,7 @@ def llm_real_width_table() -> str:
 
 
 def llm_run_headers(runs: dict) -> list[str]:
-    return [f"{key}, {run['model']['n_layers']} layers ({', '.join(sorted({r['date'] for r in run['runs']}))})"
-            for key, run in runs.items()]
+    return [f"{key} ({', '.join(sorted({r['date'] for r in run['runs']}))})" for key, run in runs.items()]
 
 
 def llm_real_width_timings() -> str:

@@ -264,9 +264,10 @@ def result_of(layers, timings, export_seconds):
             "ratios": {}}
 
 
-def test_the_real_width_record_adds_other_widths_at_the_same_sizes_and_replaces_other_sizes():
-    """--record keeps one entry per class and precision; its ratios are computed from every timing kept, so two
-    runs of one width each still give the goals across their groups; a run at other sizes starts afresh."""
+def test_the_real_width_record_adds_other_widths_at_the_same_sizes_and_keeps_other_depths_apart():
+    """--record keeps one entry per class, precision and depth; its ratios are computed from every timing kept, so
+    two runs of one width each still give the goals across their groups; a run at another depth is an entry of
+    its own beside it, and one at other sizes of the same depth starts that entry afresh."""
     from benchmarks.llm_real_width import recorded
 
     four = result_of(16, {"decode 4wo: workaround": 42.0, "decode 4wo: xnnpack": 35.0},
@@ -281,6 +282,12 @@ def test_the_real_width_record_adds_other_widths_at_the_same_sizes_and_replaces_
                                                                              "met": False}
     assert run["ratios"]["decode 8wo: workaround / decode 8wo: stock"]["met"]
     assert len(run["runs"]) == 2
-    (smaller,) = recorded(result_of(4, {"decode 4wo: workaround": 20.0}, {}), records).values()
-    assert set(smaller["timings"]) == {"decode 4wo: workaround"}
-    assert len(smaller["runs"]) == 1
+    beside = recorded(result_of(4, {"decode 4wo: workaround": 20.0}, {}), records)
+    assert list(beside) == ["avx2, f32, 16 layers", "avx2, f32, 4 layers"]
+    assert beside["avx2, f32, 16 layers"] == run
+    assert set(beside["avx2, f32, 4 layers"]["timings"]) == {"decode 4wo: workaround"}
+    longer = result_of(16, {"decode 4wo: workaround": 60.0}, {})
+    longer["model"]["context"] = 4096
+    (afresh,) = recorded(longer, records).values()
+    assert set(afresh["timings"]) == {"decode 4wo: workaround"}
+    assert len(afresh["runs"]) == 1
