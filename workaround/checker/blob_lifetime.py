@@ -41,17 +41,24 @@ class BlobUse(StrEnum):
     UNKNOWN = "unknown"  # the model could not be run here on inputs of its own
 
 
-# Seconds a probe may take: an import and a few runs of one blob. A child seen sleeping for minutes after its
-# fault, under load, held CI's classes env; past this it counts as not answering (UNKNOWN: still flagged).
-PROBE_TIMEOUT = 300
+# Seconds a probe may take: an import and a few runs of one blob, under a second here. A probe child has been
+# seen to hang for minutes under load (twice in one CI run of the classes env, 2026-12-07, with a second job on
+# the host; cause not found): past this it is asked again, once, and then counts as not answering (UNKNOWN:
+# still flagged).
+PROBE_TIMEOUT = 120
+PROBE_ATTEMPTS = 2
 
 
 def blob_use(blob: bytes) -> BlobUse:
     """Whether the compiled model ``blob`` reads it after import, asked of a child (which crashes if it does)."""
-    try:
-        done = subprocess.run([sys.executable, __file__, str(len(blob))], input=blob, capture_output=True,
-                              check=False, timeout=PROBE_TIMEOUT)
-    except subprocess.TimeoutExpired:  # a child that hangs after its fault (seen under load) answers nothing
+    for _ in range(PROBE_ATTEMPTS):
+        try:
+            done = subprocess.run([sys.executable, __file__, str(len(blob))], input=blob, capture_output=True,
+                                  check=False, timeout=PROBE_TIMEOUT)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    else:
         return BlobUse.UNKNOWN
     said = done.stdout.decode(errors="replace").split()
     if done.returncode < 0 and said[-1:] == [PROTECTED]:  # killed by the fault, its pages out of reach
