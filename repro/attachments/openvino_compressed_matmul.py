@@ -4,8 +4,9 @@ takes more.
 
 An LLM's decode step multiplies one token's activations by every weight matrix once: the time is the weights'
 bytes over the memory bandwidth. NNCF's weight-only compression (what ExecuTorch's `openvino_4wo` and
-`optimum-intel` make) halves those bytes from 8 to 4 bits. Measured here, one `[1, 2048] x [2048, 128256]^T`
-projection (Llama-3.2-1B's output layer, 262 M weights), each form compiled alone, timed interleaved:
+`optimum-intel` make) halves those bytes from 8 to 4 bits. Measured here, one `[1, 2048] x [2048, 32768]^T`
+projection (a quarter of Llama-3.2-1B's output layer: 67 M weights, past any CPU cache; `--rows 128256` for the
+whole layer), each form compiled alone, timed interleaved:
 
 1. 8 bits: u8 weights, a u8 zero point and an f16 scale per output channel (NNCF's INT8_ASYM);
 2. 4 bits: i4 weights, an f16 scale per group of 128 (NNCF's INT4_SYM at group 128);
@@ -13,12 +14,12 @@ projection (Llama-3.2-1B's output layer, 262 M weights), each form compiled alon
 
 Each with f32 activations (`DYNAMIC_QUANTIZATION_GROUP_SIZE` 0: weight-only compression computes exactly) and
 with the CPU's default activations (quantized to int8 in groups of 32 on AVX-512 VNNI and AMX, f32 elsewhere).
-The line per form gives its time and the weight bytes it streams per second. A 4-bit form within 0.55 of the
+The line per form gives its time and the weight bytes it streams per second. A 4-bit form within 0.60 of the
 8-bit time would be reading as fast; the CPU plugin's 4-bit forms take more, so the decode of a 4-bit LLM is slower
 than its bytes say.
 
 Needs `pip install openvino numpy`. Exit status (git bisect run): 0 a 4-bit form with f32 activations takes at most
-0.55 of the 8-bit time, 1 both take more (the cost reproduced), 2 usage error, 125 could not test.
+0.60 of the 8-bit time, 1 both take more (the cost reproduced), 2 usage error, 125 could not test.
 """
 
 import argparse
@@ -41,7 +42,8 @@ except ImportError as missing:
     sys.exit(125)
 
 parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-parser.add_argument("--rows", type=int, default=128256, help="output channels (default 128256, a vocabulary)")
+parser.add_argument("--rows", type=int, default=32768,
+                    help="output channels (default 32768; 128256 is Llama-3.2-1B's vocabulary)")
 parser.add_argument("--columns", type=int, default=2048, help="input channels, a multiple of 128 (default 2048)")
 parser.add_argument("--repeats", type=int, default=30, help="timed calls of each form, interleaved (default 30)")
 args = parser.parse_args()
@@ -52,7 +54,7 @@ GROUP = 128
 if args.columns % GROUP:
     parser.error(f"--columns takes a multiple of {GROUP}")
 
-THRESHOLD = 0.55  # half the bytes of 8 bits, and a margin: a 4-bit form reading as fast as the 8-bit one
+THRESHOLD = 0.60  # half the bytes of 8 bits, and a margin for timing noise: a 4-bit form reading as fast
 rng = np.random.default_rng(0)
 ROWS, COLUMNS, GROUPS = args.rows, args.columns, args.columns // GROUP
 

@@ -18,5 +18,5 @@ def openvino_compressed_matmul(matrix: Matrix) -> str:
         matrix, template="openvino_compressed_matmul", field=FIELD, reproducer=REPRODUCER, signal=SIGNAL,
         framework="PyTorch → ExecuTorch (OpenVINO delegate, `export_llm` with `openvino_4wo`); the reproducer: "
                   "OpenVINO alone",
-        model="synthetic: one [2048, 128256] projection (Llama-3.2-1B's output layer) at 8 and 4 bits, built in "
-              "the reproducer")
+        model="synthetic: one [2048, 32768] projection (a quarter of Llama-3.2-1B's output layer) at 8 and 4 "
+              "bits, built in the reproducer")

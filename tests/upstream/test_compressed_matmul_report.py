@@ -22,7 +22,7 @@ FORM_LINE = re.compile(r"^(?P<form>[^,]+(?:, [^,]+)?), (?P<activations>f32|defau
 
 @pytest.fixture(scope="module")
 def installed_run():
-    """The reproducer at the output layer's shape, as a user runs it, with fewer repeats."""
+    """The reproducer as a user runs it (a quarter of the output layer), with fewer repeats."""
     result = run_cli("python", REPRODUCER, "--repeats", "15", timeout=600)
     return {"exit_code": result.returncode, "output": result.stdout + result.stderr, "stdout": result.stdout}
 
@@ -38,7 +38,7 @@ def test_a_4_bit_matmul_takes_more_than_half_the_8_bit_time_on_the_installed_rel
         f"a 4-bit form now reads its weights as fast as 8 bits ({four_bit}): {UPSTREAM_CHANGED}; retire "
         "openvino-compressed-matmul.md and measure the 4-bit decode again (python -m benchmarks.llm_real_width)")
     assert lines[-1].startswith("COST REPRODUCED: with f32 activations the faster 4-bit form takes"), lines[-1]
-    assert min(four_bit.values()) > 0.55
+    assert min(four_bit.values()) > 0.60
 
 
 def test_the_report_pastes_the_reproducer_and_the_newest_run_of_it(installed_run):
