@@ -22,9 +22,13 @@ the answer is for where the check runs, as the rest of the check is. The child i
 blob_lifetime.py SIZE < BLOB`` prints what it did): it needs numpy and openvino only, wherever the package is.
 """
 
+import contextlib
 import io
+import os
+import signal
 import subprocess
 import sys
+import tempfile
 from enum import StrEnum
 from typing import TYPE_CHECKING, cast
 
@@ -41,27 +45,46 @@ class BlobUse(StrEnum):
     UNKNOWN = "unknown"  # the model could not be run here on inputs of its own
 
 
-# Seconds a probe may take: an import and a few runs of one blob, under a second here. A probe child has been
-# seen to hang for minutes under load (twice in one CI run of the classes env, 2026-12-07, with a second job on
-# the host; cause not found): past this it is asked again, once, and then counts as not answering (UNKNOWN:
-# still flagged).
+# Seconds a probe may take: an import and a few runs of one blob, under a second here. A probe that outlives it is
+# asked again, once, and then counts as not answering (UNKNOWN: still flagged).
 PROBE_TIMEOUT = 120
 PROBE_ATTEMPTS = 2
+
+
+def ask(blob: bytes) -> tuple[int, str] | None:
+    """(the child's exit status, what it printed), or None when it did not finish in time.
+
+    What it prints goes to a file, not a pipe, and its process group is killed when it is done: ``import
+    openvino`` sends telemetry from a thread that forks a process (openvino_telemetry's GA4 sender), and a process
+    forked while the child's main thread reads its stdin deadlocks in multiprocessing's ``sys.stdin.close()``.
+    Such a grandchild, left behind when the child crashes as a probe does, holds whatever the child inherited: on
+    a pipe, the parent waited for an end of file that never came (CI, 2026-12-07: two probes "hung" for 300 s,
+    and gdb found their telemetry grandchildren waiting on the stdin buffer's lock)."""
+    with tempfile.TemporaryFile() as said:
+        child = subprocess.Popen([sys.executable, __file__, str(len(blob))], stdin=subprocess.PIPE, stdout=said,
+                                 stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            child.communicate(blob, timeout=PROBE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return None
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, signal.SIGKILL)  # the child, if it is alive, and whatever it left
+            child.wait()
+        said.seek(0)
+        return child.returncode, said.read().decode(errors="replace")
 
 
 def blob_use(blob: bytes) -> BlobUse:
     """Whether the compiled model ``blob`` reads it after import, asked of a child (which crashes if it does)."""
     for _ in range(PROBE_ATTEMPTS):
-        try:
-            done = subprocess.run([sys.executable, __file__, str(len(blob))], input=blob, capture_output=True,
-                                  check=False, timeout=PROBE_TIMEOUT)
+        if (answer := ask(blob)) is not None:
             break
-        except subprocess.TimeoutExpired:
-            continue
     else:
         return BlobUse.UNKNOWN
-    said = done.stdout.decode(errors="replace").split()
-    if done.returncode < 0 and said[-1:] == [PROTECTED]:  # killed by the fault, its pages out of reach
+    returncode, printed = answer
+    said = printed.split()
+    if returncode < 0 and said[-1:] == [PROTECTED]:  # killed by the fault, its pages out of reach
         return BlobUse.READS
     return BlobUse.KEEPS_NOTHING if said[-1:] == [BlobUse.KEEPS_NOTHING] else BlobUse.UNKNOWN
 
