@@ -74,6 +74,7 @@ EXACT_WHEN_KEPT = (aten.reflection_pad2d.default,)
 # [nan, 1, -2, -0.0], [-inf, inf, 0.5, nan] and an all -inf tensor (2026.4.1).
 IEEE_DIFFERENCES = reasons_of(Rule.SPECIAL_VALUES_DIFFER)
 NAN_TO_FALSE = differences.named("nan_converted_to_false")  # any conversion to bool: no op of its own
+NAN_TO_FALSE_DTYPES = {getattr(torch, dtype) for dtype in NAN_TO_FALSE.dtypes}
 # Integer ops the CPU plugin computes through float32 (wrong beyond 2**24), measured on int32 2026.4.1; pow apart.
 POWERS = ops_of("integer_pow_through_float32")
 INTEGERS_THROUGH_FLOAT32 = {op: reason for op, reason in reasons_of(Rule.INTEGERS_THROUGH_FLOAT32).items()
@@ -224,7 +225,7 @@ def special_values_differ(node: torch.fx.Node) -> str | None:
     if op in IEEE_DIFFERENCES:
         return f"{op} {IEEE_DIFFERENCES[op]}"
     made = tensors(node.meta.get("val"))
-    if op in CONVERTING and made and str(made[0].dtype).removeprefix("torch.") in NAN_TO_FALSE.dtypes:
+    if op in CONVERTING and made and made[0].dtype in NAN_TO_FALSE_DTYPES:
         return f"{op} {NAN_TO_FALSE.computes}"
     return None
 
