@@ -6,6 +6,8 @@ What the handed-back programs compute is held to eager in the real runtime by th
 cases (tests/gate/test_workaround_end_to_end.py); here only membership, by op identity.
 """
 
+import re
+
 import pytest
 
 from tests.support.helpers import skip_module_without_executorch_path, tagged
@@ -15,6 +17,7 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 from repro.harness.cases.program_contents import op_name  # noqa: E402
+from workaround.contract import differences  # noqa: E402
 from workaround.partitioner.rules.exclusion import HANDED_BACK_BECAUSE, CannotHandBackError, partition_of  # noqa: E402
 from workaround.partitioner.rules.value_ranges import Interval, ValueRanges  # noqa: E402
 
@@ -153,6 +156,24 @@ def test_a_max_pool_whose_indices_are_read_is_refused_with_torch_special_values(
     pool = lambda x: F.max_pool2d(x, 2, return_indices=True)  # noqa: E731
     with pytest.raises(CannotHandBackError, match=r"max_pool2d_with_indices drops NaN.*special_values=\"openvino"):
         handed_back(pool, torch.rand(1, 1, 2, 2), special_values="torch")
+
+
+def test_a_float_made_bool_is_handed_back_only_with_torch_special_values_saying_the_registrys_reason():
+    """OpenVINO makes NaN False (PyTorch: True); a conversion to bool has no op of its own, so the rule reads the
+    dtype it makes."""
+    convert = lambda x: (x * 2).bool()  # noqa: E731
+    by_default, _ = handed_back(convert, torch.rand(2, 2))
+    reasons, _ = handed_back(convert, torch.rand(2, 2), special_values="torch")
+    assert by_default == {}
+    op, why = "dim_order_ops._to_dim_order_copy.default", differences.named("nan_converted_to_false").computes
+    assert reasons == {op: f"{op} {why}"}
+
+
+def test_a_float_floor_division_is_refused_with_torch_special_values_saying_the_registrys_reason():
+    """OpenVINO gives +-inf for inf // 1 and ExecuTorch's kernel does not give PyTorch's NaN either: refused."""
+    reason = re.escape(differences.named("float_floor_division_of_infinities").computes)
+    with pytest.raises(CannotHandBackError, match=rf"aten\.div\.Tensor_mode {reason}.*special_values=\"openvino"):
+        handed_back(lambda x: (x * 3) // 2, torch.rand(2, 2), special_values="torch")
 
 
 def test_special_values_must_be_named_correctly():
