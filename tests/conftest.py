@@ -60,18 +60,36 @@ def pytest_runtest_makereport(item, call):
         report.longrepr = f"{report.longrepr}. {UPSTREAM_CHANGED}"
 
 
-# Tests that take a minute or more each (measured: the peer suite's op-test runs, the real matrix, the two slowest
-# reproducers, the property-based gates). xdist hands tests out in collection order, so these go first: started
-# last, one of them would keep a core busy alone at the end of the run.
-LONG_RUNNING = ("tests/gate/test_peer_suite.py", "tests/gate/test_workaround_fuzz.py",
-                "tests/gate/test_semantics_fuzz.py", "tests/upstream/test_peer_suite_with_our_patches.py",
-                "tests/upstream/test_matrix_runs.py::test_real_matrix",
+# Tests that take 20 s or more each, longest first (measured in a fresh clone's upstream run: the real matrix
+# 206 s, the peer suite's op-test runs 80 s, the LLM pipeline reproducer 54 s, ... down to 20 s; the gate's
+# peer suite and property-based gates). xdist hands tests out in collection order, so these go first; tox.ini's
+# --maxschedchunk 1 hands them out one at a time (by default the first worker gets the whole first chunk, every
+# one of these: measured, it ran 282 s after the other had finished, 609 s in all).
+# Of the tests that share a run made once (the op tests' ways, the main job), only the one that asks for every
+# way: the others, handed out beside it, would wait on its lock with a core idle.
+LONG_RUNNING = ("tests/upstream/test_matrix_runs.py::test_real_matrix",
+                "tests/upstream/test_peer_suite_with_our_patches.py::test_upstream_patches_keep_every_stock",
+                "tests/gate/test_peer_suite.py", "tests/gate/test_workaround_fuzz.py",
+                "tests/gate/test_semantics_fuzz.py",
                 "tests/upstream/test_executorch_attachments.py::test_llm_pipeline_reproducer",
+                "tests/upstream/test_executorch_patches.py::test_the_4wo_layers_reproducer",
+                "tests/upstream/test_executorch_attachments.py::test_minimal_cpu_stamp_reproducer",
+                "tests/upstream/test_executorch_patches.py::test_upstream_partitioner_and_preprocess",
+                "tests/upstream/test_executorch_attachments.py::test_minimal_executorch_reproducer",
+                "tests/upstream/test_executorch_patches.py::test_the_llm_pipelines_defaults",
+                "tests/upstream/test_main_job.py::test_it_succeeds",
+                "tests/upstream/test_executorch_attachments.py::test_minimal_stale_copies_reproducer",
                 "tests/upstream/test_executorch_attachments.py::test_portable_kernels_reproducer")
 
 
+def running_time_rank(item: pytest.Item) -> int:
+    """Where ``item`` stands in ``LONG_RUNNING`` (the rest after, in their collection order)."""
+    return next((rank for rank, prefix in enumerate(LONG_RUNNING) if item.nodeid.startswith(prefix)),
+                len(LONG_RUNNING))
+
+
 def pytest_collection_modifyitems(items):
-    items.sort(key=lambda item: not item.nodeid.startswith(LONG_RUNNING))  # stable: the rest keep their order
+    items.sort(key=running_time_rank)  # stable: the rest keep their order
 
 
 @pytest.fixture

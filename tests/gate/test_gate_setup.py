@@ -106,3 +106,13 @@ def test_the_large_env_stops_in_one_line_before_its_first_export_when_the_disk_c
         assert f"{(free + large.GIB) / large.GIB:.0f} GiB free under" in stop[0]
     else:
         result.assert_outcomes(passed=1)
+
+
+def test_each_long_running_entry_names_a_test_that_exists():
+    """An entry a rename left behind would silently stop putting its test first (tests/conftest.py)."""
+    from tests.conftest import LONG_RUNNING
+
+    for entry in LONG_RUNNING:
+        path, _, name = entry.partition("::")
+        assert (PROJECT / path).is_file(), entry
+        assert not name or f"def {name}" in (PROJECT / path).read_text(), entry
