@@ -29,6 +29,12 @@ def test_a_failing_release_becomes_a_row_with_its_status(tmp_path, body, status,
     assert detail in got_detail
 
 
+
+def test_a_release_that_cannot_install_leaves_no_environment_and_says_which_step_failed(tmp_path):
+    with pytest.raises(matrix_runs.InstallFailed, match=r"^python\S* -m pip failed: .*openvino==1\.0\.0"):
+        matrix_runs.prepare_environment(tmp_path, "1.0.0", None, timeout=300)
+    assert not list(tmp_path.iterdir())
+
 @pytest.mark.matrix
 def test_real_matrix_from_one_release_bisects_the_boundaries_and_reuses_environments(tmp_path):
     # The matrix's own cache of release environments (git-ignored), as a user's repeated runs reuse it.
@@ -55,10 +61,10 @@ def test_real_matrix_from_one_release_bisects_the_boundaries_and_reuses_environm
     assert "| **reads the caller's buffer** | `ov::Tensor const&` |" in table_line(lifetime, "2026.4.1")
     constant_abs = (tmp_path / "reports" / "openvino-constant-abs.md").read_text()
     assert "First bad release: 2025.4.0; the release before it that was run, 2025.3.0, is fine." in constant_abs
-    # A second run over two of those releases (the oldest and the newest) reuses their environments.
-    again = run_cli("python", REPRO / "matrix.py", "--versions", "2023.0.0,2026.4.1", "--out", tmp_path / "again",
+    # A second run over one of those releases (the oldest, the quickest to run) reuses its environment.
+    again = run_cli("python", REPRO / "matrix.py", "--versions", "2023.0.0", "--out", tmp_path / "again",
                     "--cache", PROJECT / ".matrix" / "envs", timeout=1800)
-    assert again.stderr.count("(environment: cached)") == 2, again.stderr
+    assert "2023.0.0: running the plain reproducer (environment: cached)" in again.stderr, again.stderr
 
 
 def test_a_built_attachment_is_kept_in_its_environment_and_only_run_the_next_time(tmp_path):
