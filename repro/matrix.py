@@ -22,8 +22,9 @@ results (``executorch_releases``) and the table shows them side by side. Writes 
 ``matrix.md`` to ``--out``, and
 with ``--reports`` the upstream issue bodies (``repro/reports/upstream.py``). With ``--reports``
 the matrix first completes the boundaries: it also runs the oldest release on the index and bisects
-every symptom's change between two measured releases (``repro/reports/release_boundaries.py``), so
-the reports name each first bad release whatever subset was asked for. Exit status: 0 when the table
+every symptom's change between two measured releases (``repro/reports/release_boundaries.py``; not the
+timed costs', which flip near their thresholds), so the reports name each first bad release whatever subset
+was asked for. Exit status: 0 when the table
 was written, 2 for a usage error.
 """
 

@@ -40,9 +40,9 @@ def bisect_from(requested):
 
 # Signals every release can show (the C and C++ programs need the headers wheels ship from 2024.3.0, so their
 # lines name the older releases a subset did not run, which the full table measured as "not buildable").
-EVERY_RELEASE_SIGNALS = [signal for signal in release_boundaries.SIGNALS
-                         if signal not in ("import reads the caller's buffer", "Abs of constants dropped (C++)",
-                                           "blob tied to the exporting CPU (C API)")]
+EVERY_RELEASE_SIGNALS = [signal for signal in release_boundaries.SIGNALS if signal not in release_boundaries.TIMED
+                         and signal not in ("import reads the caller's buffer", "Abs of constants dropped (C++)",
+                                            "blob tied to the exporting CPU (C API)")]
 
 
 @pytest.mark.parametrize("requested", [["2026.4.1"], ["2024.0.0", "2026.4.1"], ["2023.1.0"], ["2025.2.0"]])
@@ -63,3 +63,26 @@ def test_report_from_one_release_names_the_first_bad_releases():
     assert "Stale output: present in every release on the index, oldest 2023.0.0.\n" in report
     assert "Input overwritten: from 2024.1.0 (see Releases" in report
     assert "input overwritten: no 2023.0.0 to 2024.0.0; **yes** 2024.1.0 to 2026.4.1" in report
+
+
+
+def with_verdicts(rows, field, exit_codes):
+    """Copies of ``rows`` with ``field`` an attachment run that exited with each of ``exit_codes``."""
+    return [{**row, field: {"exit_code": code, "output": "", "stdout": ""}}
+            for row, code in zip(rows, exit_codes, strict=True)]
+
+
+@pytest.mark.parametrize(("signal", "field"), [("state cache copied each step", "state_cache_update"),
+                                               ("4-bit matmul slower per byte", "compressed_matmul")])
+def test_a_timed_verdict_that_flips_at_one_release_is_described_and_not_bisected(signal, field):
+    assert signal in release_boundaries.TIMED
+    [newest] = recorded_rows({"2026.4.1"})
+    alike = [{**newest, "requested": release, "release": release}
+             for release in ("2024.0.0", "2025.0.0", "2026.4.1")]
+    rows = with_verdicts(alike, field, (1, 0, 1))
+    line = release_boundaries.describe(rows, signal, RECORDED["available"])
+    assert line.startswith(f"{signal}: **yes** 2024.0.0; no 2025.0.0; **yes** 2026.4.1 ("), line
+    assert release_boundaries.releases_to_run(rows, RECORDED["available"]) == ["2023.0.0"], "only the oldest"
+    # the same flip of a fact that changes once (the import's precision) is bisected, on both sides
+    fact = with_verdicts(rows, "import_precision", (1, 0, 1))
+    assert release_boundaries.releases_to_run(fact, RECORDED["available"]) == ["2023.0.0", "2024.4.0", "2026.1.0"]
