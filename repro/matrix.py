@@ -23,8 +23,8 @@ results (``executorch_releases``) and the table shows them side by side. Writes 
 with ``--reports`` the upstream issue bodies (``repro/reports/upstream.py``). With ``--reports``
 the matrix first completes the boundaries: it also runs the oldest release on the index and bisects
 every symptom's change between two measured releases (``repro/reports/release_boundaries.py``; not the
-timed costs', which flip near their thresholds), so the reports name each first bad release whatever subset
-was asked for. Exit status: 0 when the table
+timed costs', which flip near their thresholds, and those releases skip the timed reproducers), so the reports
+name each first bad release whatever subset was asked for. Exit status: 0 when the table
 was written, 2 for a usage error.
 """
 
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = run(requested)
     while args.reports and (more := release_boundaries.releases_to_run(rows, available)):
         print(f"to find where each symptom starts and ends, also running {', '.join(more)}", file=sys.stderr)
-        rows += run(more)
+        rows += run(more, timed=False)
     matrix = {"generated": datetime.now(UTC).isoformat(timespec="seconds"), "index_note": index_note,
               "available": available, "seconds": round(time.monotonic() - started, 1), "rows": rows,
               "summary": matrix_report.summarize(rows, available)}

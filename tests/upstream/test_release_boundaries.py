@@ -86,3 +86,7 @@ def test_a_timed_verdict_that_flips_at_one_release_is_described_and_not_bisected
     # the same flip of a fact that changes once (the import's precision) is bisected, on both sides
     fact = with_verdicts(rows, "import_precision", (1, 0, 1))
     assert release_boundaries.releases_to_run(fact, RECORDED["available"]) == ["2023.0.0", "2024.4.0", "2026.1.0"]
+    # a release run for another boundary, without the timed run, is named as such
+    untimed = [*rows, {**newest, "requested": "2024.4.0", "release": "2024.4.0", field: None}]
+    line = release_boundaries.describe(untimed, signal, RECORDED["available"])
+    assert line.endswith("; no timing on 2024.4.0: run for a boundary only, or not timeable there)"), line
