@@ -30,12 +30,12 @@ def test_a_failing_release_becomes_a_row_with_its_status(tmp_path, body, status,
     assert detail in got_detail
 
 
-
 def test_a_release_that_cannot_install_leaves_no_environment_and_says_which_step_failed(tmp_path):
     # uv where it is on the PATH (the test envs install it), this interpreter's pip otherwise
     with pytest.raises(matrix_runs.InstallFailed, match=r"^(uv pip|python\S* -m pip) failed: .*openvino==1\.0\.0"):
         matrix_runs.prepare_environment(tmp_path, "1.0.0", None, timeout=300)
     assert not list(tmp_path.iterdir())
+
 
 @pytest.mark.matrix
 def test_real_matrix_from_one_release_bisects_the_boundaries_and_reuses_environments(tmp_path):

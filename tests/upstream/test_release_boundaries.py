@@ -3,8 +3,8 @@ and the bisection that finds every boundary from one release."""
 
 import pytest
 
+from repro.reports import openvino_compressed_matmul, openvino_state_cache_update, release_boundaries
 from repro.reports import openvino_stale_copies as stale_copies_report
-from repro.reports import release_boundaries
 from tests.support.recorded_matrix import RECORDED, failure_row, matrix_of, recorded_rows
 
 
@@ -65,16 +65,16 @@ def test_report_from_one_release_names_the_first_bad_releases():
     assert "input overwritten: no 2023.0.0 to 2024.0.0; **yes** 2024.1.0 to 2026.4.1" in report
 
 
-
 def with_verdicts(rows, field, exit_codes):
     """Copies of ``rows`` with ``field`` an attachment run that exited with each of ``exit_codes``."""
     return [{**row, field: {"exit_code": code, "output": "", "stdout": ""}}
             for row, code in zip(rows, exit_codes, strict=True)]
 
 
-@pytest.mark.parametrize(("signal", "field"), [("state cache copied each step", "state_cache_update"),
-                                               ("4-bit matmul slower per byte", "compressed_matmul")])
-def test_a_timed_verdict_that_flips_at_one_release_is_described_and_not_bisected(signal, field):
+@pytest.mark.parametrize("report", [openvino_state_cache_update, openvino_compressed_matmul],
+                         ids=["state_cache_update", "compressed_matmul"])
+def test_a_timed_verdict_that_flips_at_one_release_is_described_and_not_bisected(report):
+    signal, field = report.SIGNAL, report.FIELD
     assert signal in release_boundaries.TIMED
     [newest] = recorded_rows({"2026.4.1"})
     alike = [{**newest, "requested": release, "release": release}
