@@ -6,6 +6,7 @@ cost on the installed release, and each report pastes that run from the matrix's
 - ``openvino-compressed-matmul.md``: a 4-bit compressed matmul takes more than half the 8-bit time."""
 
 import re
+import time
 from types import ModuleType
 
 import pytest
@@ -60,31 +61,40 @@ def installed_runs():
     return run
 
 
+# Timings beside the other xdist worker's tests: sharing the memory bus took the i4 ratio from 0.70 (idle) to 0.58,
+# and the cache update's from 2.1 to 1.03 (measured in CI, 2026-12-07), under their verdicts' 0.60 and 1.5. A cost
+# counts as gone only when none of ATTEMPTS runs, PAUSE seconds apart, shows it.
+ATTEMPTS, PAUSE = 4, 5
+
+
+def reproduced_run(installed_runs, report):
+    """The installed release's run of ``report``'s reproducer, run again (up to ATTEMPTS in all) while it does not
+    show the cost."""
+    run = installed_runs(report)
+    for _ in range(ATTEMPTS - 1):
+        if run["exit_code"] == 1:
+            break
+        time.sleep(PAUSE)
+        run = installed_runs(report, again=True)
+    return run
+
+
 def test_every_update_form_copies_the_whole_cache_on_the_installed_release(installed_runs):
-    run = installed_runs(openvino_state_cache_update)
+    run = reproduced_run(installed_runs, openvino_state_cache_update)
     lines = run["stdout"].splitlines()
     forms = {match["form"]: match for line in lines if (match := CACHE_FORM_LINE.match(line))}
     assert list(forms) == CACHE_FORMS, run["output"][-2000:]
     ratios = {form: float(match["ratio"]) for form, match in forms.items() if match["ratio"]}
     assert run["exit_code"] == 1, (
-        f"some form now updates the cache in place ({ratios}): {UPSTREAM_CHANGED}; retire "
-        "openvino-state-cache-update.md and measure the decode step at 2048 tokens again "
+        f"some form now updates the cache in place in {ATTEMPTS} runs (the last: {ratios}): {UPSTREAM_CHANGED}; "
+        "retire openvino-state-cache-update.md and measure the decode step at 2048 tokens again "
         "(python -m benchmarks.llm_real_width)")
     assert lines[-1].startswith("COST REPRODUCED: every update form costs"), lines[-1]
     assert min(ratios.values()) > 1.5
 
 
-# A timing beside the other xdist worker's tests: sharing the memory bus took the i4 ratio from 0.70 (idle) to
-# 0.58 (measured), under the verdict's 0.60. The cost counts as gone only when none of three runs shows it.
-ATTEMPTS = 3
-
-
 def test_a_4_bit_matmul_takes_more_than_half_the_8_bit_time_on_the_installed_release(installed_runs):
-    run = installed_runs(openvino_compressed_matmul)
-    for _ in range(ATTEMPTS - 1):
-        if run["exit_code"] == 1:
-            break
-        run = installed_runs(openvino_compressed_matmul, again=True)
+    run = reproduced_run(installed_runs, openvino_compressed_matmul)
     lines = run["stdout"].splitlines()
     forms = [(match["form"], match["activations"], float(match["ratio"]))
              for line in lines if (match := MATMUL_FORM_LINE.match(line))]
