@@ -195,3 +195,22 @@ def cpu_default_is_bf16():
     from repro.harness.cpu.classes import CpuClass, process_class
 
     return process_class() == CpuClass.AVX512_BF16
+
+
+def assert_calls_equal(runners, path, calls, expected, *, tolerance, same_strides=True):
+    """Each load of the program at ``path``, given ``calls`` in one loaded method, returns each call's
+    ``expected`` outputs (one list a call): as many, of their dtype and shape, in their strides (or contiguous,
+    where eager's strides are no dim order ExecuTorch has), within ``tolerance``, NaN where eager has NaN."""
+    import torch
+
+    for load, runner in runners.items():
+        run = runner.run_calls(path, calls)
+        assert run.outputs is not None, f"{load}: {run.status} {run.detail}"
+        for step, (outputs, wanted) in enumerate(zip(run.outputs, expected, strict=True)):
+            where = f"{load}, call {step}"
+            assert len(outputs) == len(wanted), where
+            for got, want in zip(outputs, wanted, strict=True):
+                assert (got.dtype, got.shape) == (want.dtype, want.shape), where
+                assert got.stride() == want.stride() if same_strides else got.is_contiguous(), where
+                torch.testing.assert_close(got, want, rtol=tolerance, atol=tolerance, equal_nan=True,
+                                           msg=f"{where}: {got} against {want}")

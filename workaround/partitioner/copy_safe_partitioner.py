@@ -34,7 +34,11 @@ from torch.export import ExportedProgram
 
 from workaround.contract.delegate_specs import GUARDED_BY, GUARDED_KEY, SPECIAL_VALUES_KEY, SpecialValues
 from workaround.contract.provenance import mark_partitioned_nodes
-from workaround.partitioner.delegate.grouped_attention import ATTENTION, computes_in_float
+from workaround.partitioner.delegate.grouped_attention import (
+    ATTENTION,
+    computes_in_float,
+    mask_computed_from_parameters,
+)
 from workaround.partitioner.delegate.state import own_mutated_buffers
 from workaround.partitioner.hooks.inline_blobs import INLINE_BLOBS
 from workaround.partitioner.hooks.llm_pipeline import patches as llm_pipeline_patches
@@ -77,8 +81,10 @@ def _ops_to_keep_for_the_delegate(stock: OpenvinoPartitioner, exported_program: 
 
     # An op kept for speed only where every node of it is kept: decomposing some of its nodes takes the filtered
     # path, whose decomposition of attention fails at run time with dynamic shapes (qwen3, phi_4_mini).
+    # Nor where its mask comes from a parameter, which ExecuTorch's passes cannot run the op on.
     def kept_whole(node: torch.fx.Node) -> bool:
-        return keep(node) or (not may_cross_a_boundary_it_cannot(node) and computes_in_float(node))
+        return (keep(node) or (not may_cross_a_boundary_it_cannot(node) and computes_in_float(node))) \
+            and not mask_computed_from_parameters(node, exported_program)
 
     fused = [op for op, seen_as in FUSED_WHEN_KEPT.items() if all(map(kept_whole, nodes_of(set(seen_as))))]
     ops = [op for op in dict.fromkeys([*ops, *EXACT_WHEN_KEPT, *fused]) if openvino_supports(op)]

@@ -24,6 +24,7 @@ from typing import Any
 
 import torch
 from executorch.exir.dialects._ops import ops as exir_ops
+from torch.export import ExportedProgram
 
 from workaround.partitioner.graph.fx_arguments import int_argument, tensor_argument
 from workaround.partitioner.graph.nodes import aten_op
@@ -62,6 +63,27 @@ def computes_in_float(node: torch.fx.Node) -> bool:
     floats = (torch.float32, torch.float16)
     return len(tensors) == len(values) and all(value.dtype in (*floats, torch.bool) for value in tensors) \
         and all(value.dtype in floats for value in tensors[:3])
+
+
+def mask_computed_from_parameters(node: torch.fx.Node, exported_program: ExportedProgram) -> bool:
+    """Whether the attention's mask is a parameter or computed from one (T5's relative position bias). Kept whole,
+    such an attention fails inside ``to_edge_transform_and_lower``: ExecuTorch's passes run PyTorch's CPU op with
+    grad enabled, and it refuses a mask that requires grad ("not differentiable with respect to argument
+    'attn_mask'"); its query, key and value may (a Llama's are computed from its weights). The fake values' own
+    ``requires_grad`` does not tell: measured False for T5's mask."""
+    mask = node.kwargs.get("attn_mask", node.args[3] if len(node.args) > 3 else None)
+    if not isinstance(mask, torch.fx.Node):
+        return False
+    parameters = set(exported_program.graph_signature.inputs_to_parameters)
+    seen, pending = set(), [mask]
+    while pending:
+        current = pending.pop()
+        if current.name in parameters:
+            return True
+        if current not in seen:
+            seen.add(current)
+            pending.extend(current.all_input_nodes)
+    return False
 
 
 def argument(node: torch.fx.Node, name: str) -> Any:
@@ -109,6 +131,7 @@ def _rewrite_one(graph: torch.fx.Graph, node: torch.fx.Node) -> None:
         keys, values, times = key, value, 1
     batch, query_heads, length, depth = query.meta["val"].shape
     kv_heads, stored = keys.meta["val"].shape[1], keys.meta["val"].shape[2]
+    times = query_heads // kv_heads  # fewer KV heads than queries unrepeated: enable_gqa=True
     scale = argument(node, "scale") or 1.0 / math.sqrt(depth)
     mask = argument(node, "attn_mask")
     fake_mode = torch._guards.detect_fake_mode([query.meta["val"]]) or contextlib.nullcontext()

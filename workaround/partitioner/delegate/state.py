@@ -45,7 +45,8 @@ class State:
 
 
 def own_mutated_buffers(exported_program: ExportedProgram) -> None:
-    """Tag each mutated buffer for the partition that holds all of its readers and its mutation."""
+    """Tag each mutated buffer for the partition that holds all of its readers and its mutation, and every reader
+    of its new value."""
     signature = exported_program.graph_signature
     mutations = {target: name for name, target in signature.buffers_to_mutate.items()}
     nodes = {node.name: node for node in exported_program.graph.nodes}
@@ -54,8 +55,21 @@ def own_mutated_buffers(exported_program: ExportedProgram) -> None:
             continue
         mutation = nodes[mutations[target]]
         tags = {user.meta.get(TAG) for user in [*nodes[name].users, mutation]}
-        if len(tags) == 1 and None not in tags and mutation is not nodes[name]:
+        if len(tags) == 1 and None not in tags and mutation is not nodes[name] \
+                and new_value_stays_inside(mutation, exported_program.graph.output_node()):
             nodes[name].meta[TAG] = tags.pop()
+
+
+def new_value_stays_inside(mutation: torch.fx.Node, output: torch.fx.Node) -> bool:
+    """Whether a buffer's new value is read only inside its partition and leaves the program only as the buffer's
+    update. ExecuTorch's lowering cannot make a delegate's state a user output too: a buffer returned (``return
+    self.buf``, ``self.buf.detach()``: an ``alias_copy`` handed back) or read outside the partition fails inside
+    ``to_edge_transform_and_lower`` ("buffer mutation node was found to also be used as other types of outputs",
+    "Tried to erase Node getitem"). Such a buffer stays in ExecuTorch's memory, as the stock partitioner leaves
+    every buffer."""
+    returned = torch.utils._pytree.tree_leaves(output.args[0]).count(mutation)
+    tag = mutation.meta.get(TAG)
+    return returned == 1 and all(user is output or user.meta.get(TAG) == tag for user in mutation.users)
 
 
 def states(edge_program: ExportedProgram) -> list[State]:
