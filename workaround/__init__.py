@@ -14,7 +14,9 @@ the flatbuffer, so they load safely by path (``workaround.partitioner.hooks.inli
 Or, without editing the script: ``with copy_safe_openvino(): ...`` / ``install()``.
 Check the result with ``check_program(...)`` or ``python -m workaround.check model.pte``. With OpenVINO 2026.4 a
 program loads only on the CPU class that exported it: ``openvino-pte-restamp model.pte`` on the deploying host
-(``python -m workaround.restamp_command``) rewrites its blobs' stamps for that host.
+(``python -m workaround.restamp_command``) rewrites its blobs' stamps for that host. ExecuTorch's runtime finds
+OpenVINO only through ``OPENVINO_LIB_PATH``: ``eval "$(openvino-runtime-env)"`` in a shell, or
+``point_executorch_at_openvino()`` before loading a program in Python.
 """
 
 import importlib
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # what a user's type checker sees: the real names, not ``object`` from ``__getattr__``
     from workaround.checker.findings import Finding as Finding
     from workaround.checker.program_check import check_program as check_program
+    from workaround.contract.openvino_library import point_executorch_at_openvino as point_executorch_at_openvino
     from workaround.partitioner.copy_safe_partitioner import (
         CopySafeOpenvinoPartitioner as CopySafeOpenvinoPartitioner,
     )
@@ -49,6 +52,7 @@ _HOMES = {
     "UnsafeCopyError": "workaround.partitioner.rules.exclusion",
     "check_program": "workaround.checker.program_check",
     "copy_safe_openvino": "workaround.partitioner.copy_safe_partitioner",
+    "point_executorch_at_openvino": "workaround.contract.openvino_library",
     "hand_back_unsafe_nodes": "workaround.partitioner.rules.exclusion",
     "install": "workaround.partitioner.copy_safe_partitioner",
     "is_installed": "workaround.partitioner.copy_safe_partitioner",

@@ -426,6 +426,22 @@ def test_the_llm_quantizer_config_test_passes_with_the_4wo_series_and_fails_with
     assert passes or "1 failed, 1 passed" in result.stdout, result.stdout[-3000:]
 
 
+# What lfm2-conversation-start adds to ExecuTorch's own tests.
+SHORT_CONV_TEST = "examples/models/lfm2/test_short_conv.py"
+
+
+@pytest.mark.parametrize(("applied", "passes"), [(slice(None), True), (slice(1, None), False)],
+                         ids=["with the series", "its test alone"])
+def test_the_short_conv_state_test_passes_with_the_lfm2_series_and_fails_without(tmp_path, applied, passes):
+    """Without the fix, a sequence at position 0 reads the last one's state (the reset test fails); the state
+    past position 0 is read either way."""
+    root = patches.overlay(tmp_path, patches.patch_files(patches.LFM2_CONVERSATION_START)[applied])
+    result = run_cli("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", SHORT_CONV_TEST,
+                     cwd=root / "executorch", env=patches.with_search_paths(python_path=str(root)), timeout=600)
+    assert (result.returncode == 0) == passes, result.stdout[-3000:]
+    assert passes or "1 failed, 1 passed" in result.stdout, result.stdout[-3000:]
+
+
 def test_the_4wo_layers_reproducer_finds_the_output_layer_at_4_bits_with_the_series(tmp_path):
     """The reproducer as a maintainer runs it (``export_llm`` in a child, the program's blob opened), with
     ``openvino-4wo-all-layers`` applied to the wheel's files: every matmul at 4 bits, the output layer too.

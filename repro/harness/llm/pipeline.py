@@ -22,6 +22,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from repro.harness.llm.conversation import greedy_turns
+from repro.harness.llm.tokenizer import BOS, EOS
+
 PROMPT_LENGTH = 5
 DECODE_STEPS = 4
 MAX_SEQ_LENGTH = 16  # export.max_seq_length: the static no-cache program's window
@@ -46,6 +49,11 @@ TINY_PARAMS: dict[str, dict[str, Any]] = {
                    "original_max_position_embeddings": 16, "max_position_embeddings": 64,
                    "rope_scaling_short_factor": [1.0] * 6,
                    "rope_scaling_long_factor": [1.0, 1.5, 2.0, 2.5, 3.0, 3.5]},
+    # A hybrid: a short-convolution block, whose state (conv_state) is not indexed by position, and an attention
+    # block with Qwen3-style QK norm, as LFM2's config has them.
+    "lfm2_350m": {**_COMMON, "norm_eps": 1e-05, "rope_theta": 1000000.0, "use_scaled_rope": False,
+                  "use_hf_rope": True, "use_qk_norm": True, "qk_norm_before_rope": True,
+                  "layer_types": ["conv", "full_attention"]},
 }
 
 
@@ -107,6 +115,9 @@ class PipelineSettings:
     max_context_length: int = MAX_CONTEXT_LENGTH
     group_size: int = GROUP_SIZE
     reference: bool = True
+    # A conversation through ExecuTorch's text runner (repro.harness.llm.conversation): each turn's (reset before
+    # it, prompt tokens); the reference's greedy tokens for it are saved with the reference.
+    conversation: tuple[tuple[bool, tuple[int, ...]], ...] = ()
 
 
 TIER = PipelineSettings()  # the LLM tier's: the tiny model, 16- and 32-token windows, groups of 32
@@ -143,6 +154,8 @@ def llm_config(case: LlmCase, folder: Path, lowering: str = "stock",
                    "output_dir": str(folder), "output_name": str(folder / "program.pte")},
         "backend": {"xnnpack" if lowering == "xnnpack" else "openvino": {"enabled": True}},
     }
+    if settings.conversation:  # the runner's BOS and EOS: the tokenizer's (repro.harness.llm.tokenizer)
+        options["base"]["metadata"] = json.dumps({"get_bos_id": BOS, "get_eos_ids": [EOS]})
     if lowering == "xnnpack" and case.kv_cache:  # the XNNPACK example's attention: its cache updated in place
         options["model"]["use_sdpa_with_kv_cache"] = True
     if case.compression:
@@ -279,8 +292,11 @@ def export(case: LlmCase, lowering: str, folder: Path,
     finally:
         LLMEdgeManager.to_edge_transform_and_lower = lower
     if "reference" in seen:
+        # the conversation first: the calls below leave the reference's buffers (LFM2's conv_state) mutated
+        turns = greedy_turns(seen["reference"], [(reset, list(prompt)) for reset, prompt in settings.conversation],
+                             case.dynamic_shape, EOS) if settings.conversation else []
         calls, outputs = reference_calls(case, seen["reference"])
-        torch.save({"calls": calls, "outputs": outputs}, folder / "reference.pt")
+        torch.save({"calls": calls, "outputs": outputs, "turns": turns}, folder / "reference.pt")
     counts = seen.get("contents", dict.fromkeys(("delegates", "nodes_inside", "nodes_outside", "ops_outside",
                                                        "buffers_outside")))
     record = ExportRecord(case.name, lowering, error, **counts)

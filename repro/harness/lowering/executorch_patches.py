@@ -6,9 +6,10 @@ to the 1.5.1 wheel's). They are proven the way a reviewer would check them: ``gi
 what is installed, then run. Nothing here changes the installed packages.
 
 - Python series (``copy-exclusion``, ``channels-last``, ``semantics``, ``llm-unquantized``,
-  ``symbolic-sizes``): ``overlay`` copies the installed ``executorch/backends/openvino`` into
-  ``<folder>/executorch/backends/`` (its sibling backends symlinked), and ``executorch/examples/models/llama``
-  (the LLM pipeline) likewise, and applies the series there. With ``<folder>`` first on ``PYTHONPATH`` a child
+  ``symbolic-sizes``, ``openvino-4wo-all-layers``, ``lfm2-conversation-start``): ``overlay`` copies the installed
+  ``executorch/backends/openvino`` into ``<folder>/executorch/backends/`` (its sibling backends symlinked), and
+  ``executorch/examples/models/llama`` and ``lfm2`` (the LLM pipeline's models) and ``extension/llm/export``
+  likewise, and applies the series there. With ``<folder>`` first on ``PYTHONPATH`` a child
   process imports the patched backend: ``executorch`` is a namespace package, so ``executorch.exir`` and the rest
   still come from the installed wheel.
 - The C++ series (``blob-lifetime``, ``output-order``): ``build_backend`` copies ``backends/openvino/runtime``
@@ -35,8 +36,9 @@ OUTPUT_ORDER = "output-order"  # execute() sets each output before the inputs: s
 PRECISION = "precision"  # the OpenVINO properties among the compile specs, at compile and at import
 IMPORT_REASON = "import-reason"  # a model that does not import logs OpenVINO's reason (a foreign CPU's blob)
 OPENVINO_4WO_ALL_LAYERS = "openvino-4wo-all-layers"  # openvino_4wo compresses the output layer at 4 bits too
+LFM2_CONVERSATION_START = "lfm2-conversation-start"  # LFM2's conv state zero at position 0: reset() resets it
 PYTHON_SERIES = (COPY_EXCLUSION, CHANNELS_LAST, SEMANTICS, LLM_UNQUANTIZED, SYMBOLIC_SIZES,
-                 OPENVINO_4WO_ALL_LAYERS)
+                 OPENVINO_4WO_ALL_LAYERS, LFM2_CONVERSATION_START)
 # Change the C++ runtime, in the order they apply.
 RUNTIME_SERIES = (BLOB_LIFETIME, OUTPUT_ORDER, PRECISION, IMPORT_REASON)
 OP_TESTS = "backends/openvino/tests/*"  # what a series adds to or changes in ExecuTorch's own op tests
@@ -82,7 +84,8 @@ def installed_folder(package: str) -> Path:
 
 
 # The installed wheel's trees a Python series may change, relative to the executorch package folder.
-PATCHED_TREES = (Path("backends/openvino"), Path("examples/models/llama"), Path("extension/llm/export"))
+PATCHED_TREES = (Path("backends/openvino"), Path("examples/models/llama"), Path("examples/models/lfm2"),
+                 Path("extension/llm/export"))
 
 
 def overlay(folder: str | Path, patches: Iterable[Path], include: str | None = None) -> Path:
@@ -105,9 +108,11 @@ def copy_beside_links(installed: Path, copy: Path, tree: Path) -> None:
     for depth, part in enumerate(tree.parts):
         target.mkdir(parents=True, exist_ok=True)
         for entry in source.iterdir() if depth else ():
-            if entry.name not in (part, "__pycache__") and not (target / entry.name).is_symlink():
+            if entry.name not in (part, "__pycache__") and not os.path.lexists(target / entry.name):
                 (target / entry.name).symlink_to(entry)
         source, target = source / part, target / part
+    if target.is_symlink():  # linked beside a tree copied before (examples/models/llama beside lfm2)
+        target.unlink()
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
 
 

@@ -7,7 +7,7 @@ so it is pointed at the installed wheel's ``libopenvino_c`` before any program r
 import ctypes
 import os
 
-from repro.plain_openvino_c import CApiUnavailable, library_path
+from workaround.contract.openvino_library import OpenvinoLibraryNotFound, point_executorch_at_openvino
 from workaround.contract.provenance import OPENVINO_BACKEND
 
 
@@ -17,16 +17,10 @@ class Untestable(RuntimeError):
 
 def locate_openvino_c() -> str:
     """Point the runtime's dlopen at the wheel's libopenvino_c unless the caller already did."""
-    if os.environ.get("OPENVINO_LIB_PATH"):
-        return os.environ["OPENVINO_LIB_PATH"]
     try:
-        found = library_path()
-    except ImportError as error:
-        raise Untestable(f"cannot import openvino: {error}") from error
-    except CApiUnavailable as error:
+        return str(point_executorch_at_openvino())
+    except OpenvinoLibraryNotFound as error:
         raise Untestable(str(error)) from error
-    os.environ["OPENVINO_LIB_PATH"] = str(found)
-    return str(found)
 
 
 def check_runtime() -> None:

@@ -7,6 +7,16 @@ fix, ``repro/patches/executorch/llm-unquantized``). ``install()`` lets such an e
 the pipeline's code: an empty quantizer list becomes one marker, which the compression step, patched to know it,
 returns the model uncompressed for. Compressed exports are passed on as they were.
 
+LFM2's short convolution (``examples/models/lfm2/short_conv.py``) keeps the last inputs of each sequence in a
+``conv_state`` buffer and reads it as the left padding of the next call; only ``reset_cache()``, which no runner
+calls, zeroes it. ExecuTorch's ``TextLLMRunner.reset()`` starts the next conversation at position 0 and leaves
+every buffer as it is: the new conversation begins with the last one's state, in every backend (measured, tiny
+LFM2-class model: XNNPACK's and the workaround's programs gave the same different text after ``reset()``).
+``install()`` makes the block zero its state when a call starts at position 0 (what the pipeline's other
+convolution state, in ``examples/models/llama/attention.py``, already does), so an exported program starts each
+conversation as eager's ``reset_cache()`` would; positions past 0 compute as before. Reported upstream with the fix
+in the model (``repro/patches/executorch/lfm2-conversation-start``).
+
 The pipeline is imported only when ``install()`` runs and the installed wheel ships it (it costs 0.4 s).
 """
 
@@ -18,6 +28,7 @@ from workaround.partitioner.hooks.method_patch import MethodPatch
 
 PIPELINE = "executorch.examples.models.llama.export_llama_lib"
 COMPRESSION = "executorch.backends.openvino.quantizer"
+SHORT_CONVOLUTION = "executorch.examples.models.lfm2.short_conv"
 
 
 class _Uncompressed:
@@ -32,7 +43,7 @@ UNCOMPRESSED = _Uncompressed()
 
 @functools.cache
 def patches() -> tuple[MethodPatch, ...]:
-    """The two module functions replaced, or none where the installed wheel has no LLM pipeline."""
+    """The module functions replaced, or none where the installed wheel has no LLM pipeline."""
     if importlib.util.find_spec(PIPELINE) is None:
         return ()
     pipeline, compression = importlib.import_module(PIPELINE), importlib.import_module(COMPRESSION)
@@ -48,4 +59,22 @@ def patches() -> tuple[MethodPatch, ...]:
         return compress_stock(builder_exported, quantizer, *arguments, **options)
 
     return (MethodPatch(pipeline, "_to_edge_and_lower_llama_openvino", lower),  # type: ignore[arg-type]
-            MethodPatch(compression, "apply_nncf_data_aware_compression", compress))  # type: ignore[arg-type]
+            MethodPatch(compression, "apply_nncf_data_aware_compression", compress),  # type: ignore[arg-type]
+            *_conversation_start())
+
+
+def _conversation_start() -> tuple[MethodPatch, ...]:
+    """``ShortConvBlock.forward`` zeroing its convolution's state at position 0 (see the module docstring)."""
+    if importlib.util.find_spec(SHORT_CONVOLUTION) is None:
+        return ()
+    block = importlib.import_module(SHORT_CONVOLUTION).ShortConvBlock
+    forward_stock = block.__dict__["forward"]
+
+    def forward(self: Any, x: Any, freqs_cos: Any = None, freqs_sin: Any = None, options: Any = None) -> Any:
+        position = (options or {}).get("input_pos")
+        if position is not None:  # a program with a KV cache: zero at 0, unchanged elsewhere, with no branch
+            state = self.conv.conv_state
+            state.mul_((position.reshape(-1)[:1] != 0).to(state.dtype))
+        return forward_stock(self, x, freqs_cos, freqs_sin, options)
+
+    return (MethodPatch(block, "forward", forward),)
