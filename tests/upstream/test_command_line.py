@@ -64,6 +64,9 @@ NEED_TORCH = {
     "attachments/executorch_openvino_4wo_layers.py": (
         "Exit status (git bisect run): 0 the output layer is compressed to 4 bits, 1 it is left at 8 bits, 2 "
         "usage error, 125 could not test (the export failed, or the pipeline does not import)."),
+    "attachments/executorch_lfm2_reset.py": "Exit status (git bisect run): 0 the second conversation computes as "
+                                            "the first, 1 it does not, 2 usage error, 125 could not test (the "
+                                            "export failed, or the pipeline does not import).",
     "attachments/executorch_llm_pipeline.py": "Exit status (git bisect run): 0 every export succeeds, 1 an export "
                                               "fails, 2 usage error, 125 could not test (the control export "
                                               "failed, or the pipeline does not import).",

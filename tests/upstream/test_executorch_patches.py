@@ -442,6 +442,17 @@ def test_the_short_conv_state_test_passes_with_the_lfm2_series_and_fails_without
     assert passes or "1 failed, 1 passed" in result.stdout, result.stdout[-3000:]
 
 
+@pytest.mark.parametrize(("applied", "code"), [(False, 1), (True, 0)], ids=["as shipped", "with the series"])
+def test_the_lfm2_reset_reproducer_finds_the_stale_state_and_not_with_the_series(tmp_path, applied, code):
+    """The reproducer as a maintainer runs it (``export_llm`` in a child, the runner's calls made by hand):
+    exit 1 on the wheel as shipped, 0 with ``lfm2-conversation-start`` applied to its files."""
+    environment = patches.with_search_paths(python_path=patches.overlay(
+        tmp_path, patches.patch_files(patches.LFM2_CONVERSATION_START))) if applied else None
+    result = run_cli("python", ATTACHMENTS / "executorch_lfm2_reset.py", env=environment, cwd=tmp_path,
+                     timeout=600)
+    assert result.returncode == code, result.stdout[-3000:] + result.stderr[-3000:]
+
+
 def test_the_4wo_layers_reproducer_finds_the_output_layer_at_4_bits_with_the_series(tmp_path):
     """The reproducer as a maintainer runs it (``export_llm`` in a child, the program's blob opened), with
     ``openvino-4wo-all-layers`` applied to the wheel's files: every matmul at 4 bits, the output layer too.

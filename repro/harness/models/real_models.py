@@ -111,6 +111,25 @@ def t5_encoder() -> "Tensors":
     return Tensors(T5EncoderModel(config), "last_hidden_state")
 
 
+def bart() -> "Tensors":
+    """An encoder-decoder: the decoder's causal self-attention and its cross-attention over the encoder."""
+    from transformers import BartConfig, BartModel
+
+    config = BartConfig(d_model=32, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2,
+                        decoder_attention_heads=2, encoder_ffn_dim=64, decoder_ffn_dim=64, vocab_size=96,
+                        max_position_embeddings=64)
+    return Tensors(BartModel(config), "last_hidden_state")
+
+
+def whisper_encoder() -> "Tensors":
+    from transformers import WhisperConfig
+    from transformers.models.whisper.modeling_whisper import WhisperEncoder
+
+    config = WhisperConfig(d_model=32, encoder_layers=2, encoder_attention_heads=2, encoder_ffn_dim=64,
+                           num_mel_bins=16, max_source_positions=16)
+    return Tensors(WhisperEncoder(config), "last_hidden_state")
+
+
 def convnext() -> "Tensors":
     from transformers import ConvNextConfig, ConvNextModel
 
@@ -153,6 +172,10 @@ MODELS = {
                          lambda: Gpt2DecodeStep(_gpt2()), lambda: (_tokens(1, 1), *_gpt2_prompt_cache())),
     "vit": ("transformers ViTModel, 2 layers, 32x32 image", vit, lambda: (_pixels(1, 3, 32, 32),)),
     "t5_encoder": ("transformers T5EncoderModel, 2 layers", t5_encoder, lambda: (_tokens(1, 8),)),
+    "bart": ("transformers BartModel, 1 encoder and 1 decoder layer: causal and cross-attention", bart,
+             lambda: (_tokens(1, 8),)),
+    "whisper_encoder": ("transformers WhisperEncoder, 2 layers, 16 mel bins x 32 frames", whisper_encoder,
+                        lambda: (_pixels(1, 16, 32),)),
     "convnext": ("transformers ConvNextModel, 2 stages, pooled", convnext, lambda: (_pixels(1, 3, 64, 64),)),
     "mobilenet_v2": ("transformers MobileNetV2Model, depth 0.35, pooled", mobilenet_v2,
                      lambda: (_pixels(1, 3, 64, 64),)),
