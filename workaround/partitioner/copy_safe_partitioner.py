@@ -210,14 +210,22 @@ def is_installed() -> bool:
     return PARTITION_RULE.applied()
 
 
+def installed_compile_specs() -> tuple[CompileSpec, ...]:
+    """The compile specs ``install()`` was last given (none when not installed)."""
+    return tuple(_INSTALLED_COMPILE_SPECS)
+
+
 @contextlib.contextmanager
-def copy_safe_openvino() -> Iterator[None]:
-    """``with copy_safe_openvino(): <unchanged export script>``; restores the previous state after."""
-    was_applied = [(patch, patch.applied()) for patch in installed_patches()]
-    install()
+def copy_safe_openvino(*, compile_specs: Sequence[CompileSpec] | None = None) -> Iterator[None]:
+    """``with copy_safe_openvino(): <unchanged export script>``: installed inside, with ``compile_specs`` (by
+    default those an enclosing ``install()`` was given); after, exactly what was installed before, compile specs
+    included, however the blocks and ``install()`` calls nest or interleave."""
+    applied = [(patch, patch.applied()) for patch in installed_patches()]
+    specs = installed_compile_specs()
+    install(compile_specs=specs if compile_specs is None else compile_specs)
     try:
         yield
     finally:
-        for patch, applied in was_applied:
-            if not applied:
-                patch.restore()
+        for patch, was_applied in applied:
+            patch.apply() if was_applied else patch.restore()
+        _INSTALLED_COMPILE_SPECS[:] = specs
