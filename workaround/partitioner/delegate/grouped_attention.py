@@ -71,6 +71,7 @@ def mask_computed_from_parameters(node: torch.fx.Node, exported_program: Exporte
     grad enabled, and it refuses a mask that requires grad ("not differentiable with respect to argument
     'attn_mask'"); its query, key and value may (a Llama's are computed from its weights). The fake values' own
     ``requires_grad`` does not tell: measured False for T5's mask."""
+    # scaled_dot_product_attention takes the mask fourth; the CPU op, by keyword only
     mask = node.kwargs.get("attn_mask", node.args[3] if len(node.args) > 3 else None)
     if not isinstance(mask, torch.fx.Node):
         return False
@@ -125,13 +126,13 @@ def rewrite(graph_module: torch.fx.GraphModule) -> int:
 
 def _rewrite_one(graph: torch.fx.Graph, node: torch.fx.Node) -> None:
     query, key, value = (argument(node, name) for name in ("query", "key", "value"))
-    keys, times = repeated_heads(key)
+    keys, key_times = repeated_heads(key)
     values, value_times = repeated_heads(value)
-    if times != value_times:
-        keys, values, times = key, value, 1
+    if key_times != value_times:
+        keys, values = key, value
     batch, query_heads, length, depth = query.meta["val"].shape
     kv_heads, stored = keys.meta["val"].shape[1], keys.meta["val"].shape[2]
-    times = query_heads // kv_heads  # fewer KV heads than queries unrepeated: enable_gqa=True
+    times = query_heads // kv_heads  # the repeat undone, or fewer KV heads than queries as is (enable_gqa=True)
     scale = argument(node, "scale") or 1.0 / math.sqrt(depth)
     mask = argument(node, "attn_mask")
     fake_mode = torch._guards.detect_fake_mode([query.meta["val"]]) or contextlib.nullcontext()
