@@ -5,7 +5,12 @@ initial values at each load. A buffer whose mutation is handed back stays in Exe
 
 import pytest
 
-from tests.support.helpers import ad_hoc_case, lower_save_run, skip_module_without_executorch_path
+from tests.support.helpers import (
+    ad_hoc_case,
+    assert_calls_equal,
+    lower_save_run,
+    skip_module_without_executorch_path,
+)
 
 skip_module_without_executorch_path()
 
@@ -67,13 +72,8 @@ def test_a_mutated_buffer_stays_inside_the_delegate_and_equals_eager_call_after_
     program, path, inputs = lowered_and_saved(model_args, tmp_path)
     assert dict(program.graph_signature.buffers_to_mutate) == {}, "a buffer still crosses the boundary"
     assert delegate_arguments(program) == [2], "the delegate takes more than the value and the position"
-    expected = eager_outputs(model_args, inputs)
-    for load, runner in runners.items():
-        run = runner.run_calls(path, inputs)
-        assert run.outputs is not None, f"{load}: {run.status} {run.detail}"
-        for step, (outputs, wanted) in enumerate(zip(run.outputs, expected, strict=True)):
-            assert (outputs[0].dtype, outputs[0].stride()) == (wanted.dtype, wanted.stride())
-            assert torch.equal(outputs[0], wanted), f"{load}, call {step}: {outputs[0]} against {wanted}"
+    expected = [[output] for output in eager_outputs(model_args, inputs)]
+    assert_calls_equal(runners, path, inputs, expected, tolerance=0)
 
 
 def test_each_load_starts_again_from_the_buffers_initial_values(runners, tmp_path):
@@ -100,11 +100,8 @@ def test_a_buffer_whose_mutation_is_handed_back_stays_in_executorch(runners, tmp
     program, _ = lower_save_run(case, LOWERINGS["workaround"], runners["path"], tmp_path)
     assert "function.cache" in program.exported_program().graph_signature.buffers_to_mutate.values()
     path = next(tmp_path.glob("cache_written_outside.*.pte"))
-    for load, runner in runners.items():
-        run = runner.run_calls(path, inputs)
-        assert run.outputs is not None, f"{load}: {run.status} {run.detail}"
-        for outputs, wanted in zip(run.outputs, eager_outputs(model_args, inputs), strict=True):
-            assert torch.equal(outputs[0], wanted), load
+    expected = [[output] for output in eager_outputs(model_args, inputs)]
+    assert_calls_equal(runners, path, inputs, expected, tolerance=0)
 
 
 class LongCache(torch.nn.Module):
